@@ -1,0 +1,127 @@
+"""Land: the GSHHG polygons of the campaign area, in degrees and in the routing plane.
+
+The polygons are read once per process from ``data/land/mediterranean_land.gpkg`` (see its README
+for source, licence and the script that rebuilt it). ``default_land()`` memoises the loaded, immutable
+``Land``; there is no other state.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely import STRtree
+from shapely.geometry import Point, box
+
+from campaign.geo import earth
+from campaign.geo.plane import GnomonicPlane
+from campaign.paths import DATA_DIR
+
+LAND_FILE = DATA_DIR / "land" / "mediterranean_land.gpkg"
+
+
+def read_layer(path: Path, layer: str) -> tuple[list[shapely.Geometry], dict[str, np.ndarray]]:
+    """Geometries and attribute columns of one GeoPackage layer (pyogrio, no GeoPandas)."""
+    from pyogrio.raw import read
+
+    meta, _fids, wkb, fields = read(path, layer=layer)
+    geoms = list(shapely.from_wkb(wkb))
+    return geoms, {name: np.asarray(col) for name, col in zip(meta["fields"], fields)}
+
+
+@dataclass(frozen=True)
+class Land:
+    """Land polygons in degrees (``lonlat``) and in the gnomonic routing plane (``xy``)."""
+
+    lonlat: shapely.MultiPolygon
+    xy: shapely.MultiPolygon
+    parts_xy: tuple[shapely.Polygon, ...]
+    tree: STRtree
+    plane: GnomonicPlane
+    bounds: tuple[float, float, float, float]  # lon_min, lat_min, lon_max, lat_max
+
+    @classmethod
+    def load(cls, path: Path = LAND_FILE, plane: GnomonicPlane | None = None) -> "Land":
+        plane = plane or GnomonicPlane()
+        geoms, _ = read_layer(path, "land")
+        polys = [p for g in geoms for p in shapely.get_parts(g)]
+        lonlat = shapely.MultiPolygon(polys)
+        # Projection can fold a pair of near-coincident GSHHG vertices into a self-intersection.
+        parts_xy = tuple(
+            q for p in polys for q in shapely.get_parts(shapely.make_valid(plane.transform_geometry(p)))
+            if q.geom_type == "Polygon"
+        )
+        xy = shapely.MultiPolygon(list(parts_xy))
+        shapely.prepare(xy)
+        for p in parts_xy:
+            shapely.prepare(p)
+        b = lonlat.bounds
+        return cls(lonlat, xy, parts_xy, STRtree(parts_xy), plane, (b[0], b[1], b[2], b[3]))
+
+    def contains_area(self, lat: npt.ArrayLike, lon: npt.ArrayLike) -> np.ndarray:
+        """True where a point lies within the bounds the land data covers."""
+        la, lo = np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
+        b = self.bounds
+        return (lo >= b[0]) & (lo <= b[2]) & (la >= b[1]) & (la <= b[3])
+
+    def is_land(self, lat: npt.ArrayLike, lon: npt.ArrayLike) -> bool | np.ndarray:
+        """True where a point (degrees) lies on land (on or inside a shoreline)."""
+        scalar = np.ndim(lat) == 0 and np.ndim(lon) == 0
+        x, y = self.plane.to_xy(np.atleast_1d(lat), np.atleast_1d(lon))
+        hit = shapely.intersects_xy(self.xy, x, y)
+        return bool(hit[0]) if scalar else hit
+
+    def distance_to_land_nm(self, lat: float, lon: float) -> float:
+        """Geodesic distance in nm from a point to the nearest shore (0 on land)."""
+        x, y = self.plane.to_xy(lat, lon)
+        p = Point(float(x), float(y))
+        if self.xy.intersects(p):
+            return 0.0
+        idx = self.tree.nearest(p)
+        near = shapely.shortest_line(p, self.parts_xy[int(idx)]).coords[-1]
+        nlat, nlon = self.plane.to_latlon(near[0], near[1])
+        return float(earth.distance_nm(lat, lon, float(nlat), float(nlon)))
+
+    def segment_xy_clear(self, x0: npt.ArrayLike, y0: npt.ArrayLike, x1: npt.ArrayLike, y1: npt.ArrayLike,
+                         obstacle: shapely.Geometry | None = None) -> np.ndarray:
+        """For plane segments (vectorised), True where the segment misses ``obstacle`` (default: land)."""
+        obstacle = self.xy if obstacle is None else obstacle
+        coords = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y1])], axis=1)
+        lines = shapely.linestrings(coords)
+        return ~shapely.intersects(obstacle, lines)
+
+    def nearest_sea_point(self, lat: float, lon: float, clearance_nm: float) -> tuple[float, float]:
+        """The nearest point at least ``clearance_nm`` from land (the point itself if it already is).
+
+        Used to move a port's reference point (often on the quay, or inland in a 1 km shoreline) to
+        the nearest navigable water. Raises ValueError if nothing is found within 30 nm.
+        """
+        if not self.is_land(lat, lon) and self.distance_to_land_nm(lat, lon) >= clearance_nm:
+            return lat, lon
+        x, y = (float(v) for v in self.plane.to_xy(lat, lon))
+        p = Point(x, y)
+        search_m = 30 * earth.M_PER_NM * 1.3
+        window = box(x - search_m, y - search_m, x + search_m, y + search_m)
+        local = shapely.union_all([self.parts_xy[i] for i in self.tree.query(window)])
+        # Plane metres are stretched by up to ~1.3 relative to true metres: over-buffer a little, then
+        # check the true clearance of the answer.
+        for factor in (1.05, 1.3, 1.6):
+            blocked = local.buffer(clearance_nm * earth.M_PER_NM * factor, quad_segs=8)
+            free = window.difference(blocked)
+            if free.is_empty:
+                continue
+            q = shapely.shortest_line(p, free).coords[-1]
+            qlat, qlon = (float(v) for v in self.plane.to_latlon(q[0], q[1]))
+            if not self.is_land(qlat, qlon) and self.distance_to_land_nm(qlat, qlon) >= clearance_nm * 0.999:
+                return qlat, qlon
+        raise ValueError(f"no sea within 30 nm of {lat:.4f}, {lon:.4f}")
+
+
+@functools.cache
+def default_land() -> Land:
+    """The campaign's land polygons, loaded once per process (immutable)."""
+    return Land.load()
