@@ -219,8 +219,10 @@ class Ship:
 
     Speeds (kn): ``design_speed_kn`` (as designed), ``sustained_speed_kn`` (what she could hold for
     hours in August 1914), ``economical_speed_kn`` (the speed her endurance figure is quoted at).
-    ``coal_capacity_t`` is the most coal her bunkers hold; ``oil_t`` the oil carried for spraying on the
-    coal (kept as data; consumption is modelled as one fuel, see ``consumption_basis``). Merchant ships
+    ``torpedo_tubes`` is ``None`` where the source read gave none (unknown), a zero count where the
+    ship has none. ``coal_capacity_t`` is the most coal her bunkers hold; ``oil_t`` the oil carried
+    for spraying on the coal (kept as data; consumption is modelled as one fuel, see
+    ``consumption_basis``). Merchant ships
     add ``cargo_coal_t`` (coal they can give) and ``transfer_rate_t_per_h`` (collier to warship,
     alongside at anchor). ``sources`` maps field paths (dotted, e.g. ``speed_kn.design``; a prefix
     covers its sub-fields) to citations; ``aka`` lists other spellings or names.
@@ -241,7 +243,7 @@ class Ship:
     oil_t: float
     consumption: ConsumptionCurve
     guns: tuple[Gun, ...]
-    torpedo_tubes: TorpedoTubes
+    torpedo_tubes: TorpedoTubes | None
     armour: Armour
     crew: int
     cargo_coal_t: float = 0.0
@@ -311,7 +313,9 @@ class _Coal(_Strict):
 
     @property
     def capacity(self) -> float:
-        return self.capacity_t if self.capacity_t is not None else float(self.capacity_lt) * LT_TO_T  # type: ignore[arg-type]
+        if self.capacity_t is not None:
+            return self.capacity_t
+        return float(self.capacity_lt or 0.0) * LT_TO_T
 
     @property
     def oil(self) -> float:
@@ -340,7 +344,9 @@ class _Consumption(_Strict):
     def _points_fit_method(self) -> _Consumption:
         need = {"two_point": 2, "one_point": 1, "stand_in": 0}[self.method]
         if len(self.points) != need:
-            raise ValueError(f"method {self.method!r} needs {need} calibration point(s), got {len(self.points)}")
+            raise ValueError(
+                f"method {self.method!r} needs {need} calibration point(s), got {len(self.points)}"
+            )
         if self.method == "one_point" and not self.reference:
             raise ValueError("method 'one_point' needs a 'reference' (the two-point fit it borrows from)")
         return self
@@ -381,7 +387,7 @@ class _Entry(_Strict):
     coal: _Coal
     consumption: _Consumption
     guns: list[_Gun] = Field(default_factory=list)
-    torpedo_tubes: _Torpedo = _Torpedo(count=0)
+    torpedo_tubes: _Torpedo | None = _Torpedo(count=0)
     armour_mm: _Armour = _Armour()
     crew: int = Field(gt=0)
     cargo_coal_t: float = Field(default=0.0, ge=0)
@@ -466,7 +472,9 @@ def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
         curve = ConsumptionCurve(cons.fixed_t_per_day, cons.cubic_t_per_day)
     except ValueError as exc:  # pragma: no cover - pydantic bounds catch this first
         raise ShipDataError(f"{path}: ship {name!r}: field consumption: {exc}") from exc
-    displacement = entry.displacement_t if entry.displacement_t is not None else entry.displacement_lt * LT_TO_T  # type: ignore[operator]
+    displacement = (
+        entry.displacement_t if entry.displacement_t is not None else entry.displacement_lt * LT_TO_T
+    )  # type: ignore[operator]
     return Ship(
         name=name,
         cls=cls_name,
@@ -483,7 +491,13 @@ def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
         oil_t=oil_t,
         consumption=curve,
         guns=tuple(Gun(g.count, g.calibre_mm, g.label, g.mounting) for g in entry.guns),
-        torpedo_tubes=TorpedoTubes(entry.torpedo_tubes.count, entry.torpedo_tubes.calibre_mm, entry.torpedo_tubes.mounting),
+        torpedo_tubes=(
+            None
+            if entry.torpedo_tubes is None
+            else TorpedoTubes(
+                entry.torpedo_tubes.count, entry.torpedo_tubes.calibre_mm, entry.torpedo_tubes.mounting
+            )
+        ),
         armour=Armour(**entry.armour_mm.model_dump()),
         crew=entry.crew,
         cargo_coal_t=entry.cargo_coal_t,
@@ -493,7 +507,9 @@ def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
         aka=tuple(entry.aka),
         consumption_method=cons.method,
         consumption_basis=cons.basis,
-        calibration_points=tuple(EndurancePoint(p.speed_kn, p.range_nm, bunker_t, p.source) for p in cons.points),
+        calibration_points=tuple(
+            EndurancePoint(p.speed_kn, p.range_nm, bunker_t, p.source) for p in cons.points
+        ),
     )
 
 
@@ -530,7 +546,9 @@ def load_ships(path: str | Path) -> dict[str, Ship]:
             raise ShipDataError(f"{path}: ship {name!r}: field class: missing (every ship names its class)")
         if cls_name not in classes:
             close = difflib.get_close_matches(str(cls_name), [str(c) for c in classes], n=3)
-            raise ShipDataError(f"{path}: ship {name!r}: field class: unknown class {cls_name!r}; close: {close}")
+            raise ShipDataError(
+                f"{path}: ship {name!r}: field class: unknown class {cls_name!r}; close: {close}"
+            )
         base = dict(classes[cls_name] or {})
         merged = _deep_merge(base, own)
         merged["sources"] = {**(base.get("sources") or {}), **(own.get("sources") or {})}
@@ -544,7 +562,9 @@ def load_ships(path: str | Path) -> dict[str, Ship]:
         for alias in [name, *entry.aka]:
             key = alias.casefold()
             if key in seen_names and seen_names[key] != name:
-                raise ShipDataError(f"{path}: ship {name!r}: field aka: name {alias!r} already used by {seen_names[key]!r}")
+                raise ShipDataError(
+                    f"{path}: ship {name!r}: field aka: name {alias!r} already used by {seen_names[key]!r}"
+                )
             seen_names[key] = name
         ships[name] = _build(name, str(cls_name), entry, path)
     return ships

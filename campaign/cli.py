@@ -1,0 +1,162 @@
+"""The command line behind ``run_campaign.py``.
+
+    python run_campaign.py SCENARIO.yaml [--seed N] [--out DIR]     run one replicate, write its files
+    python run_campaign.py validate SCENARIO.yaml                   check a scenario file, run nothing
+    python run_campaign.py route FROM TO [--avoid Italy:6] [...]    a sea route's length and waypoints
+
+Bad input (a scenario file, a place, an argument) prints a message naming the file, the field and the
+fault to standard error and exits with status 2, having written nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+EXIT_BAD_INPUT = 2
+COMMANDS = ("run", "validate", "route")
+
+
+class BadInput(Exception):
+    """An error in what the user gave us: reported in one message, exit status 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="run_campaign.py",
+        description="Naval campaign simulator: the Mediterranean, August 1914. "
+                    "Run a scenario with 'run_campaign.py SCENARIO.yaml', or use a command below.",
+        epilog="Examples:\n"
+               "  python run_campaign.py scenarios/goeben_1914.yaml\n"
+               "  python run_campaign.py scenarios/goeben_1914.yaml --seed 7 --out outputs/try7\n"
+               "  python run_campaign.py validate scenarios/goeben_1914.yaml\n"
+               "  python run_campaign.py route Messina 'Cape Helles'\n"
+               "  python run_campaign.py route Malta 39.0,14.5 --avoid Italy:6\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    r = sub.add_parser("run", help="run one replicate of a scenario and write its files (the default command)",
+                       description="Run one replicate of a scenario and write events.jsonl, tracks.nc and "
+                                   "summary.json into the output folder.")
+    r.add_argument("scenario", type=Path, help="scenario file (YAML), e.g. scenarios/goeben_1914.yaml")
+    r.add_argument("--seed", type=int, default=None,
+                   help="random seed (default: the scenario's own seed, else 0); same seed, same records")
+    r.add_argument("--out", type=Path, default=None,
+                   help="output folder (default: outputs/<scenario name>/)")
+
+    v = sub.add_parser("validate", help="check a scenario file and report every fault; run nothing",
+                       description="Check a scenario file's form and meaning (ships, places, times, orders).")
+    v.add_argument("scenario", type=Path, help="scenario file (YAML)")
+
+    rt = sub.add_parser("route", help="print the sea route between two places or points",
+                        description="Print a sea route's length in nautical miles and its waypoints. FROM and "
+                                    "TO are place names from data/places.yaml or 'lat,lon' in decimal degrees.")
+    rt.add_argument("origin", metavar="FROM", help="place name or lat,lon")
+    rt.add_argument("dest", metavar="TO", help="place name or lat,lon")
+    rt.add_argument("--avoid", action="append", default=[], metavar="SOVEREIGN:NM",
+                    help="keep out of a sovereign's territorial belt, e.g. Italy:6 (repeatable)")
+    rt.add_argument("--ship", default=None,
+                    help="route for this ship's beam and draught (decides the Corinth Canal)")
+    return p
+
+
+def _float(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise BadInput(f"{what}: '{text}' is not a number") from None
+
+
+def cmd_route(args: argparse.Namespace) -> int:
+    from campaign.geo.places import default_places, parse_point
+    from campaign.geo.regions import sovereigns, territorial_belt
+    from campaign.geo.routing import RouteError, Vessel, default_router
+    from campaign.model.ships import find_ship
+
+    places = default_places()
+    ends = []
+    for label, text in (("FROM", args.origin), ("TO", args.dest)):
+        try:
+            ends.append(parse_point(text, places))
+        except (KeyError, ValueError) as exc:
+            raise BadInput(f"{label}: {exc.args[0] if exc.args else exc}") from None
+    avoid = []
+    for item in args.avoid:
+        name, _, width = item.partition(":")
+        if name not in sovereigns():
+            raise BadInput(f"--avoid: unknown sovereign '{name}' (known: {', '.join(sorted(sovereigns()))})")
+        avoid.append(territorial_belt(name, _float(width or "6", "--avoid width")))
+    vessel = None
+    if args.ship:
+        try:
+            ship = find_ship(args.ship)
+        except KeyError as exc:
+            raise BadInput(f"--ship: {exc.args[0]}") from None
+        vessel = Vessel(ship.beam_m, ship.draught_m)
+    try:
+        route = default_router().route(ends[0][:2], ends[1][:2], avoid=tuple(avoid), vessel=vessel)
+    except RouteError as exc:
+        raise BadInput(f"no route: {exc}") from None
+    print(f"{route.length_nm:.1f} nm")
+    names = {0: ends[0][2], len(route.lats) - 1: ends[1][2]}
+    for i, (lat, lon) in enumerate(route.waypoints):
+        label = f"  {names[i]}" if names.get(i) else ""
+        print(f"{lat:9.4f} {lon:9.4f}  {route.cum_nm[i]:7.1f} nm{label}")
+    if route.passages:
+        print("through: " + ", ".join(route.passages))
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from campaign.scenario.loader import load_scenario
+
+    sc = load_scenario(args.scenario)
+    n_ships = sum(len(f.ships) for f in sc.forces)
+    n_orders = sum(len(f.orders) for f in sc.forces)
+    print(f"{args.scenario}: valid — '{sc.name}', {len(sc.forces)} forces, {n_ships} ships, {n_orders} orders, "
+          f"{sc.start_utc:%Y-%m-%d %H:%M}Z to {sc.end_utc:%Y-%m-%d %H:%M}Z")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from campaign.runner import run
+    from campaign.scenario.loader import load_scenario
+
+    if args.seed is not None and args.seed < 0:
+        raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
+    sc = load_scenario(args.scenario)
+    result = run(sc, seed=args.seed)
+    out = args.out or Path("outputs") / sc.name
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out: {out} exists and is not a folder")
+    written = result.write(out)
+    n = len(result.records)
+    print(f"{sc.name}: seed {result.seed}, {n} events, {sc.start_utc:%Y-%m-%d %H:%M}Z to {sc.end_utc:%Y-%m-%d %H:%M}Z")
+    for path in written:
+        print(f"  wrote {path}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from campaign.scenario.loader import ScenarioError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        argv.insert(0, "run")
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    handler = {"run": cmd_run, "validate": cmd_validate, "route": cmd_route}[args.command]
+    try:
+        return handler(args)
+    except ScenarioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BadInput as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT

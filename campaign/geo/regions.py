@@ -1,0 +1,61 @@
+"""Regions of the sea: territorial belts of the 1914 sovereigns.
+
+A belt is the water within ``width_nm`` of a sovereign's coast, measured on the WGS84 ellipsoid to
+within about 1 % (the buffer is drawn in an azimuthal equidistant projection centred on that coast).
+The coasts come from the GSHHG land tagged by ``data/nations_1914.yaml``
+(layer ``sovereignty_1914`` of ``data/land/mediterranean_land.gpkg``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import shapely
+from pyproj import Transformer
+
+from campaign.geo import earth
+from campaign.geo.land import LAND_FILE, default_land, read_layer
+from campaign.geo.routing import AvoidArea
+
+# Natural Earth borders and GSHHG shores differ by a few hundred metres; a sovereign's area is
+# widened by this much (degrees, ~3 km) before it is cut from the GSHHG land so that none of its
+# shore is lost. The overlap with a neighbour's coast it adds is far inside any belt width.
+SHORE_TOLERANCE_DEG = 0.03
+
+
+@functools.cache
+def sovereigns() -> dict[str, shapely.Geometry]:
+    """1914 sovereign -> its land area (lon/lat), from the bundled GeoPackage."""
+    geoms, cols = read_layer(LAND_FILE, "sovereignty_1914")
+    return {str(name): g for name, g in zip(cols["sovereign"], geoms)}
+
+
+@functools.cache
+def coast_of(sovereign: str) -> shapely.Geometry:
+    """The GSHHG land of one sovereign (lon/lat). Raises KeyError for an unknown sovereign."""
+    table = sovereigns()
+    if sovereign not in table:
+        raise KeyError(f"unknown sovereign '{sovereign}'; known: {', '.join(sorted(table))}")
+    area = table[sovereign].buffer(SHORE_TOLERANCE_DEG)
+    return default_land().lonlat.intersection(area)
+
+
+@functools.cache
+def territorial_belt(sovereign: str, width_nm: float) -> AvoidArea:
+    """The waters within ``width_nm`` nautical miles of ``sovereign``'s coasts, as an AvoidArea.
+
+    Italy's 6-mile belt, which the Admiralty ordered respected on 4 August 1914 (research timeline,
+    Churchill p.96), is ``territorial_belt("Italy", 6)``.
+    """
+    land = coast_of(sovereign)
+    c = land.centroid
+    aeqd = f"+proj=aeqd +lat_0={c.y} +lon_0={c.x} +datum=WGS84 +units=m +no_defs"
+    fwd = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)
+    inv = Transformer.from_crs(aeqd, "EPSG:4326", always_xy=True)
+    local = shapely.transform(land, lambda xy: np.column_stack(fwd.transform(xy[:, 0], xy[:, 1])))
+    belt = local.buffer(width_nm * earth.M_PER_NM, quad_segs=8)
+    belt_ll = shapely.transform(belt, lambda xy: np.column_stack(inv.transform(xy[:, 0], xy[:, 1])))
+    belt_ll = shapely.make_valid(belt_ll)
+    shapely.prepare(belt_ll)
+    return AvoidArea(key=f"belt:{sovereign}:{width_nm:g}nm", geometry=belt_ll)

@@ -1,0 +1,99 @@
+"""Orders a force follows, as plain data (no SimPy here).
+
+Times are scenario minutes (``t_min``); the scenario loader converts the UTC times of the file.
+Every order may carry ``at_min`` (not before this time) and ``note`` (its historical source or
+reason, copied into the records it causes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+SpeedName = Literal["design", "sustained", "economical"]
+Speed = Union[float, SpeedName]
+
+
+@dataclass(frozen=True)
+class Point:
+    """A destination: a place (its anchorage) or a sea point. ``name`` is None for bare coordinates."""
+
+    lat: float
+    lon: float
+    name: str | None = None
+    place: str | None = None  # gazetteer name when the point is a place
+
+    def label(self) -> str:
+        return self.name or f"{self.lat:.3f},{self.lon:.3f}"
+
+
+@dataclass(frozen=True)
+class Sail:
+    """Steam by sea route to ``to`` (through ``via`` in order) at ``speed``.
+
+    ``speed`` is knots or the name of one of the ships' speeds (the slowest ship's figure rules).
+    With ``until_min`` the force stops steaming at that time wherever it is and takes its next order.
+    """
+
+    to: Point
+    speed: Speed = "economical"
+    via: tuple[Point, ...] = ()
+    at_min: float | None = None
+    until_min: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Stay where the force is (in port, or stopped at sea with steam up) until ``until_min``."""
+
+    until_min: float
+    at_min: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Coal:
+    """Take coal at the port the force lies in, each ship until full, ``max_t`` taken, or ``until_min``."""
+
+    until_min: float | None = None
+    max_t: float | None = None
+    at_min: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class CoalFromCollier:
+    """Meet the collier force ``collier`` where this force lies, and coal from it.
+
+    Waits for the collier to arrive (within ``meet_radius_nm``, from data/coaling.yaml), then each
+    ship takes coal until full, ``max_t``, ``until_min`` or the collier's cargo is gone.
+    """
+
+    collier: str
+    until_min: float | None = None
+    max_t: float | None = None
+    at_min: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Detach:
+    """Split ``ships`` off as a new force ``name`` that follows its own ``orders``."""
+
+    name: str
+    ships: tuple[str, ...]
+    orders: tuple["Order", ...]
+    at_min: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Stop and stay for the rest of the scenario (in port, or stopped at sea)."""
+
+    at_min: float | None = None
+    note: str | None = None
+
+
+Order = Union[Sail, Wait, Coal, CoalFromCollier, Detach, Stop]

@@ -1,0 +1,88 @@
+"""``run(scenario, seed)``: one replicate of a scenario, returning its records, tracks and summary.
+
+Nothing is written unless ``RunResult.write`` is called; the command line and batch runs call the same
+function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import xarray as xr
+
+from campaign.output import files
+from campaign.output.summary import build_summary
+from campaign.output.tracks import UnitInfo, build_tracks
+from campaign.scenario.loader import load_scenario
+from campaign.scenario.model import Scenario
+from campaign.world.clock import Clock
+from campaign.world.records import Record
+from campaign.world.world import World
+
+DEFAULT_SEED = 0
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The outcome of one run: the scenario, the seed and the records; tracks and summary on demand."""
+
+    scenario: Scenario
+    seed: int
+    records: tuple[Record, ...]
+    units: dict[str, UnitInfo]
+
+    @property
+    def clock(self) -> Clock:
+        return Clock(self.scenario.start_utc)
+
+    @cached_property
+    def events(self) -> list[dict[str, Any]]:
+        """The records as JSON objects, in time order (the lines of ``events.jsonl``)."""
+        clock = self.clock
+        ordered = sorted(self.records, key=lambda r: r.t_min)  # stable: same-time records keep their order
+        return [r.as_json(clock) for r in ordered]
+
+    @cached_property
+    def tracks(self) -> xr.Dataset:
+        sc = self.scenario
+        return build_tracks(self.events, self.clock.iso(0.0), sc.duration_min, self.units,
+                            attrs=self.meta | {"Conventions": "CF-1.8"})
+
+    @cached_property
+    def summary(self) -> dict[str, Any]:
+        return build_summary(self.events, self.meta)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        sc = self.scenario
+        return {"name": sc.name, "title": sc.title, "seed": self.seed, "start": self.clock.iso(0.0),
+                "end": self.clock.iso(sc.duration_min)}
+
+    def write(self, outdir: str | Path) -> list[Path]:
+        """Write ``events.jsonl``, ``tracks.nc`` and ``summary.json`` into ``outdir`` (all or nothing)."""
+        out = Path(outdir)
+        writers = {
+            "events.jsonl": lambda p: files.write_jsonl(p, self.events),
+            "tracks.nc": lambda p: files.write_netcdf(p, self.tracks),
+            "summary.json": lambda p: files.write_json(p, self.summary),
+        }
+        return files.write_all(out, writers)
+
+
+def units_of(scenario: Scenario) -> dict[str, UnitInfo]:
+    return {sh.name: UnitInfo(sh.name, f.side, sh.nation, sh.type, sh.coal_capacity_t)
+            for f in scenario.forces for sh in f.ships}
+
+
+def run(scenario: Scenario | str | Path, seed: int | None = None) -> RunResult:
+    """Run one replicate. ``scenario`` is a loaded ``Scenario`` or the path of a scenario file;
+    ``seed`` defaults to the scenario's own, else 0. Same scenario and seed give identical records."""
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    if seed is None:
+        seed = sc.seed if sc.seed is not None else DEFAULT_SEED
+    world = World(sc, seed)
+    world.run()
+    return RunResult(sc, seed, world.rec.records, units_of(sc))

@@ -1,0 +1,343 @@
+"""Load a scenario file: check its form and its meaning, and resolve it into a ``Scenario``.
+
+Every fault is reported with the file, the field (as a path such as ``forces[0].orders[2].to``) and
+what is wrong, in one ``ScenarioError`` listing all the faults found, so that a user can mend the file
+in one pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import shapely
+import yaml
+from pydantic import ValidationError
+
+from campaign.geo.land import default_land
+from campaign.geo.places import Gazetteer, default_places, parse_point
+from campaign.geo.regions import sovereigns, territorial_belt
+from campaign.model import orders as o
+from campaign.model.ships import Ship, default_ships, find_ship
+from campaign.scenario import schema as s
+from campaign.scenario.model import ForceSpec, NeutralNotice, Scenario
+from campaign.world.clock import Clock, parse_utc
+
+
+@dataclass(frozen=True)
+class Fault:
+    field: str
+    fault: str
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be run: names the file and each faulty field."""
+
+    def __init__(self, path: Path | str, faults: list[Fault]) -> None:
+        self.path = str(path)
+        self.faults = faults
+        lines = [f"{self.path}: {f.field}: {f.fault}" if f.field else f"{self.path}: {f.fault}" for f in faults]
+        super().__init__("\n".join(lines))
+
+
+def _loc(loc: tuple[Any, ...], raw: Any) -> str:
+    """A pydantic error location as a readable field path, naming forces by name where possible."""
+    out = ""
+    node = raw
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            if isinstance(node, list) and part < len(node):
+                node = node[part]
+                if isinstance(node, dict) and "name" in node and out.endswith(f"[{part}]") and "orders" not in out:
+                    out += f" ({node['name']})"
+            else:
+                node = None
+        else:
+            # Discriminated-union tags ("sail", "coal"…) and type tags are not fields of the file.
+            if isinstance(node, dict) and part not in node and part in _UNION_TAGS:
+                continue
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out
+
+
+_UNION_TAGS = {"sail", "wait", "coal", "coal_from_collier", "detach", "stop", "str", "LatLon", "float",
+               "dict[str,float]", "datetime", "function-after[_positive(), union[float,literal['design','sustained','economical']]]"}
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(path, [Fault("", "no such file")]) from None
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+        raise ScenarioError(path, [Fault("", f"cannot read the file ({exc.__class__.__name__})")]) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ScenarioError(path, [Fault(where, f"not valid YAML: {problem}")]) from None
+
+
+def validate_form(path: Path, raw: Any) -> s.ScenarioModel:
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, [Fault("", "the file must hold a mapping of scenario fields")])
+    try:
+        return s.ScenarioModel.model_validate(raw)
+    except ValidationError as exc:
+        faults = []
+        for err in exc.errors():
+            msg = err["msg"]
+            if err["type"] == "missing":
+                msg = "required field is missing"
+            elif err["type"] == "extra_forbidden":
+                msg = "unknown field"
+            elif err["type"] == "union_tag_invalid":
+                msg = f"unknown order '{err.get('input', {}).get('do') if isinstance(err.get('input'), dict) else err.get('input')}'" \
+                      " (expected sail, wait, coal, coal_from_collier, detach or stop)"
+            elif err["type"] == "union_tag_not_found":
+                msg = "an order needs 'do:' (sail, wait, coal, coal_from_collier, detach or stop)"
+            faults.append(Fault(_loc(err["loc"], raw), msg))
+        # One fault per field: union members repeat themselves.
+        seen, unique = set(), []
+        for f in faults:
+            if f.field not in seen:
+                seen.add(f.field)
+                unique.append(f)
+        raise ScenarioError(path, unique) from None
+
+
+class _Resolver:
+    """Checks the meaning of a validated file and builds the resolved scenario, collecting faults."""
+
+    def __init__(self, path: Path, model: s.ScenarioModel, places: Gazetteer, ships: Any) -> None:
+        self.path = path
+        self.m = model
+        self.places = places
+        self.ships = ships
+        self.faults: list[Fault] = []
+        self.land = default_land()
+
+    def fault(self, field: str, fault: str) -> None:
+        self.faults.append(Fault(field, fault))
+
+    def time(self, field: str, value: Any, clock: Clock, start_min: float, end_min: float) -> float | None:
+        try:
+            t = clock.t_min(parse_utc(value))
+        except (TypeError, ValueError):
+            self.fault(field, f"'{value}' is not a UTC time such as 1914-08-04T23:00Z")
+            return None
+        if not (start_min - 1e-9 <= t <= end_min + 1e-9):
+            self.fault(field, f"{clock.iso(t)} is outside the scenario ({clock.iso(start_min)} to {clock.iso(end_min)})")
+            return None
+        return t
+
+    def point(self, field: str, where: s.Where, *, must_be_sea: bool = True) -> o.Point | None:
+        if isinstance(where, s.LatLon):
+            lat, lon, name, place = where.lat, where.lon, where.name, None
+        else:
+            try:
+                lat, lon, pname = parse_point(where, self.places)
+            except (KeyError, ValueError) as exc:
+                msg = exc.args[0] if exc.args else str(exc)
+                self.fault(field, str(msg))
+                return None
+            name = place = pname
+        if not self.land.contains_area(lat, lon):
+            self.fault(field, f"{lat:.4f},{lon:.4f} is outside the charted area (lon {self.land.bounds[0]}.."
+                              f"{self.land.bounds[2]}, lat {self.land.bounds[1]}..{self.land.bounds[3]})")
+            return None
+        if must_be_sea and self.land.is_land(lat, lon):
+            self.fault(field, f"{lat:.4f},{lon:.4f} is on land")
+            return None
+        return o.Point(lat, lon, name, place)
+
+    def outside(self, field: str, p: o.Point | None, avoid: list) -> o.Point | None:
+        """The point, or None (with a fault) if it lies in waters the force must avoid."""
+        if p is None:
+            return None
+        for area in avoid:
+            if shapely.intersects_xy(area.geometry, p.lon, p.lat):
+                self.fault(field, f"{p.label()} lies inside {area.key}, which this force must avoid")
+                return None
+        return p
+
+    def orders(self, field: str, specs: list, clock: Clock, end_min: float, force_ships: set[str],
+               force_names: set[str], avoid: list) -> tuple[o.Order, ...]:
+        out: list[o.Order] = []
+        last_t = 0.0
+        for i, spec in enumerate(specs):
+            f = f"{field}[{i}]"
+            at = self.time(f"{f}.at", spec.at, clock, 0.0, end_min) if spec.at is not None else None
+            if at is not None and at < last_t - 1e-9:
+                self.fault(f"{f}.at", "is earlier than a time given in a previous order")
+            last_t = max(last_t, at or 0.0)
+
+            def until(name: str, value: Any) -> float | None:
+                if value is None or value == "full":
+                    return None
+                return self.time(f"{f}.{name}", value, clock, 0.0, end_min)
+
+            if isinstance(spec, s.SailOrder):
+                to = self.outside(f"{f}.to", self.point(f"{f}.to", spec.to), avoid)
+                via = tuple(self.outside(f"{f}.via[{k}]", self.point(f"{f}.via[{k}]", v), avoid)
+                            for k, v in enumerate(spec.via))
+                u = until("until", spec.until)
+                if to is not None and all(v is not None for v in via):
+                    out.append(o.Sail(to, spec.speed, via, at, u, spec.note))
+            elif isinstance(spec, s.WaitOrder):
+                u = until("until", spec.until)
+                if u is not None:
+                    out.append(o.Wait(u, at, spec.note))
+            elif isinstance(spec, s.CoalOrder):
+                out.append(o.Coal(until("until", spec.until), spec.max_t, at, spec.note))
+            elif isinstance(spec, s.CoalFromCollierOrder):
+                if spec.collier not in force_names:
+                    self.fault(f"{f}.collier", f"no force named '{spec.collier}'")
+                out.append(o.CoalFromCollier(spec.collier, until("until", spec.until), spec.max_t, at, spec.note))
+            elif isinstance(spec, s.DetachOrder):
+                missing = [n for n in spec.ships if n not in force_ships]
+                if missing:
+                    self.fault(f"{f}.ships", f"not in this force: {', '.join(missing)}")
+                sub = self.orders(f"{f}.orders", spec.orders, clock, end_min, set(spec.ships), force_names, avoid)
+                out.append(o.Detach(spec.name, tuple(spec.ships), sub, at, spec.note))
+            elif isinstance(spec, s.StopOrder):
+                out.append(o.Stop(at, spec.note))
+        return tuple(out)
+
+    def coal_map(self, field: str, value: Any, ships: list[Ship], what: str) -> dict[str, float]:
+        names = [sh.name for sh in ships]
+        cap = {sh.name: (sh.coal_capacity_t if what == "coal" else sh.cargo_coal_t) for sh in ships}
+        if value is None:
+            return dict(cap)
+        if isinstance(value, (int, float)):
+            if len(ships) != 1:
+                self.fault(field, "give tonnes per ship (a mapping) for a force of several ships")
+                return dict(cap)
+            value = {names[0]: float(value)}
+        out = dict(cap)
+        for k, v in value.items():
+            try:
+                name = find_ship(k, self.ships).name
+            except KeyError:
+                name = k
+            if name not in cap:
+                self.fault(f"{field}.{k}", "is not a ship of this force")
+                continue
+            if v < 0 or v > cap[name] + 1e-6:
+                unit = "bunkers" if what == "coal" else "cargo"
+                self.fault(f"{field}.{k}", f"{v:g} t is outside 0..{cap[name]:g} t ({name}'s {unit})")
+                continue
+            out[name] = float(v)
+        return out
+
+    def resolve(self) -> Scenario:
+        m = self.m
+        try:
+            start = parse_utc(m.start)
+        except (TypeError, ValueError):
+            raise ScenarioError(self.path, [Fault("start", f"'{m.start}' is not a UTC time")]) from None
+        try:
+            end = parse_utc(m.end)
+        except (TypeError, ValueError):
+            raise ScenarioError(self.path, [Fault("end", f"'{m.end}' is not a UTC time")]) from None
+        if end <= start:
+            raise ScenarioError(self.path, [Fault("end", "must be after start")])
+        clock = Clock(start)
+        end_min = clock.t_min(end)
+
+        nation_side: dict[str, str] = {}
+        for side, sm in m.sides.items():
+            for nation in sm.nations:
+                if nation in nation_side:
+                    self.fault(f"sides.{side}.nations", f"{nation} is already on side {nation_side[nation]}")
+                nation_side[nation] = side
+
+        force_names: set[str] = set()
+
+        def collect(names: list[str], specs: list) -> None:
+            for spec in specs:
+                if isinstance(spec, s.DetachOrder):
+                    names.append(spec.name)
+                    collect(names, spec.orders)
+
+        all_names: list[str] = []
+        for fm in m.forces:
+            all_names.append(fm.name)
+            collect(all_names, fm.orders)
+        for n in all_names:
+            if n in force_names:
+                self.fault("forces", f"two forces are named '{n}'")
+            force_names.add(n)
+
+        used: dict[str, str] = {}
+        forces: list[ForceSpec] = []
+        for i, fm in enumerate(m.forces):
+            f = f"forces[{i}] ({fm.name})"
+            if fm.side not in m.sides:
+                self.fault(f"{f}.side", f"unknown side '{fm.side}' (sides: {', '.join(m.sides)})")
+            ships: list[Ship] = []
+            for k, name in enumerate(fm.ships):
+                try:
+                    ship = find_ship(name, self.ships)
+                except KeyError as exc:
+                    self.fault(f"{f}.ships[{k}]", exc.args[0] if exc.args else f"unknown ship '{name}'")
+                    continue
+                if ship.name in used:
+                    self.fault(f"{f}.ships[{k}]", f"{ship.name} is already in force {used[ship.name]}")
+                used[ship.name] = fm.name
+                ships.append(ship)
+            nation = fm.nation or (ships[0].nation if ships else "")
+            if fm.side in m.sides and nation and nation not in m.sides[fm.side].nations:
+                self.fault(f"{f}.nation", f"{nation} is not a nation of side {fm.side}")
+            start_pt = self.point(f"{f}.start", fm.start)
+            coal = self.coal_map(f"{f}.coal_t", fm.coal_t, ships, "coal")
+            cargo = self.coal_map(f"{f}.cargo_t", fm.cargo_t, [sh for sh in ships if sh.cargo_coal_t > 0], "cargo") \
+                if fm.cargo_t is not None else {sh.name: sh.cargo_coal_t for sh in ships if sh.cargo_coal_t > 0}
+            avoid = []
+            for k, aw in enumerate(fm.avoid_waters):
+                if aw.sovereign not in sovereigns():
+                    self.fault(f"{f}.avoid_waters[{k}].sovereign",
+                               f"unknown sovereign '{aw.sovereign}' (known: {', '.join(sorted(sovereigns()))})")
+                    continue
+                avoid.append(territorial_belt(aw.sovereign, aw.width_nm))
+            orders = self.orders(f"{f}.orders", fm.orders, clock, end_min, {sh.name for sh in ships}, force_names,
+                                 avoid)
+            if start_pt is not None and ships:
+                forces.append(ForceSpec(fm.name, fm.side, nation, tuple(ships), start_pt, coal, cargo, orders,
+                                        tuple(avoid), fm.note))
+
+        notices = []
+        for i, nm in enumerate(m.neutral_notices):
+            f = f"neutral_notices[{i}]"
+            try:
+                port = self.places.get(nm.port).name
+            except KeyError as exc:
+                self.fault(f"{f}.port", exc.args[0] if exc.args else f"unknown place '{nm.port}'")
+                continue
+            t = self.time(f"{f}.at", nm.at, clock, 0.0, end_min)
+            if t is not None:
+                notices.append(NeutralNotice(port, nm.nation, t, nm.note))
+
+        if self.faults:
+            raise ScenarioError(self.path, self.faults)
+        return Scenario(
+            name=m.name, title=m.title, start_utc=start, end_utc=end,
+            sides={k: tuple(v.nations) for k, v in m.sides.items()}, forces=tuple(forces), seed=m.seed,
+            neutral_sides=frozenset(k for k, v in m.sides.items() if v.neutral),
+            neutral_notices=tuple(notices), description=m.description, path=self.path,
+            local_time=m.local_time.model_dump() if m.local_time else {},
+        )
+
+
+def load_scenario(path: str | Path, *, places: Gazetteer | None = None, ships: Any = None) -> Scenario:
+    """Read, validate and resolve a scenario file. Raises ``ScenarioError`` listing every fault."""
+    path = Path(path)
+    raw = read_yaml(path)
+    model = validate_form(path, raw)
+    return _Resolver(path, model, places or default_places(), ships or default_ships()).resolve()
+

@@ -1,0 +1,72 @@
+"""A validated, resolved scenario as plain data: what the world is built from.
+
+The loader (``campaign.scenario.loader``) turns a YAML file into this: ship names become ``Ship``
+records, place names become points, UTC times become scenario minutes. Nothing here knows SimPy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Mapping
+
+from campaign.geo.routing import AvoidArea
+from campaign.model.orders import Order, Point
+from campaign.model.ships import Ship
+
+
+@dataclass(frozen=True)
+class ForceSpec:
+    """A force at the start: its ships, where it lies, coal on hand per ship, and its orders."""
+
+    name: str
+    side: str
+    nation: str
+    ships: tuple[Ship, ...]
+    start: Point
+    coal_t: Mapping[str, float]
+    cargo_t: Mapping[str, float]
+    orders: tuple[Order, ...]
+    avoid: tuple[AvoidArea, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class NeutralNotice:
+    """A neutral's notice to a belligerent in one of its ports: the stay limit counts from ``t_min``.
+
+    Hague Convention XIII (1907), Art. 12 limits a belligerent warship's stay in a neutral port to
+    24 hours; Italy counted them from its notification (research timeline, 5 Aug 1914 17:00).
+    """
+
+    port: str
+    nation: str
+    t_min: float
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    start_utc: datetime
+    end_utc: datetime
+    sides: Mapping[str, tuple[str, ...]]  # side name -> nations on that side
+    forces: tuple[ForceSpec, ...]
+    seed: int | None = None
+    neutral_sides: frozenset[str] = frozenset()
+    neutral_notices: tuple[NeutralNotice, ...] = ()
+    description: str = ""
+    path: Path | None = None
+    local_time: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def duration_min(self) -> float:
+        return (self.end_utc - self.start_utc).total_seconds() / 60.0
+
+    def side_of_nation(self, nation: str) -> str | None:
+        for side, nations in self.sides.items():
+            if nation in nations:
+                return side
+        return None

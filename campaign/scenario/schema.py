@@ -1,0 +1,164 @@
+"""The shape of a scenario file, validated with pydantic.
+
+This checks form (fields, types, ranges); ``campaign.scenario.loader`` then checks meaning (ships and
+places exist, starts are at sea or in port, order times fall inside the scenario) and resolves names.
+
+A scenario file::
+
+    name: goeben_1914                 # also the default output folder name
+    title: ...
+    start: 1914-08-02T09:00Z          # UTC
+    end: 1914-08-12T21:00Z
+    seed: 1914                        # optional; the command line's --seed wins
+    sides:
+      Central Powers: {nations: [Germany]}
+      Entente: {nations: [United Kingdom, France]}
+    neutral_notices:                  # optional
+      - {port: Messina, nation: Germany, at: 1914-08-05T16:00Z}
+    forces:
+      - name: Goeben
+        side: Central Powers
+        ships: [Goeben]
+        start: Messina                # a place, or {lat: .., lon: ..}
+        coal_t: {Goeben: 2000}        # tonnes per ship (a bare number for a one-ship force)
+        orders:
+          - {do: sail, to: Philippeville, speed: 16, at: 1914-08-03T00:00Z}
+          - {do: coal, until: full}
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+UtcTime = Union[datetime, str]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LatLon(_Strict):
+    lat: float = Field(ge=-90, le=90)
+    lon: float = Field(ge=-180, le=180)
+    name: str | None = None
+
+
+Where = Union[str, LatLon]
+
+
+class SailOrder(_Strict):
+    do: Literal["sail"]
+    to: Where
+    speed: Union[float, Literal["design", "sustained", "economical"]] = "economical"
+    via: list[Where] = []
+    at: UtcTime | None = None
+    until: UtcTime | None = None
+    note: str | None = None
+
+    @field_validator("speed")
+    @classmethod
+    def _positive(cls, v):
+        if isinstance(v, (int, float)) and v <= 0:
+            raise ValueError("speed must be positive knots or design/sustained/economical")
+        return v
+
+
+class WaitOrder(_Strict):
+    do: Literal["wait"]
+    until: UtcTime
+    at: UtcTime | None = None
+    note: str | None = None
+
+
+class CoalOrder(_Strict):
+    do: Literal["coal"]
+    until: Union[Literal["full"], UtcTime] = "full"
+    max_t: float | None = Field(default=None, gt=0)
+    at: UtcTime | None = None
+    note: str | None = None
+
+
+class CoalFromCollierOrder(_Strict):
+    do: Literal["coal_from_collier"]
+    collier: str
+    until: Union[Literal["full"], UtcTime] = "full"
+    max_t: float | None = Field(default=None, gt=0)
+    at: UtcTime | None = None
+    note: str | None = None
+
+
+class DetachOrder(_Strict):
+    do: Literal["detach"]
+    name: str = Field(min_length=1)
+    ships: list[str] = Field(min_length=1)
+    orders: list["OrderSpec"] = []
+    at: UtcTime | None = None
+    note: str | None = None
+
+
+class StopOrder(_Strict):
+    do: Literal["stop"]
+    at: UtcTime | None = None
+    note: str | None = None
+
+
+OrderSpec = Annotated[
+    Union[SailOrder, WaitOrder, CoalOrder, CoalFromCollierOrder, DetachOrder, StopOrder],
+    Field(discriminator="do"),
+]
+DetachOrder.model_rebuild()
+
+
+class AvoidWaters(_Strict):
+    sovereign: str
+    width_nm: float = Field(gt=0, le=50)
+    note: str | None = None
+
+
+class ForceModel(_Strict):
+    name: str = Field(min_length=1)
+    side: str
+    nation: str | None = None  # defaults to the nation of its first ship
+    ships: list[str] = Field(min_length=1)
+    start: Where
+    coal_t: Union[float, dict[str, float], None] = None  # default: full bunkers
+    cargo_t: Union[float, dict[str, float], None] = None  # colliers: default their full cargo
+    avoid_waters: list[AvoidWaters] = []
+    orders: list[OrderSpec] = []
+    note: str | None = None
+
+
+class SideModel(_Strict):
+    nations: list[str] = Field(min_length=1)
+    neutral: bool = False  # a neutral power with forces of its own (Italy in August 1914)
+    note: str | None = None
+
+
+class NeutralNoticeModel(_Strict):
+    port: str
+    nation: str
+    at: UtcTime
+    note: str | None = None
+
+
+class LocalTime(_Strict):
+    name: str
+    offset_h: float = Field(ge=-12, le=14)
+    note: str | None = None
+
+
+class ScenarioModel(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    title: str = ""
+    description: str = ""
+    start: UtcTime
+    end: UtcTime
+    seed: int | None = Field(default=None, ge=0)
+    local_time: LocalTime | None = None
+    sides: dict[str, SideModel] = Field(min_length=1)
+    neutral_notices: list[NeutralNoticeModel] = []
+    forces: list[ForceModel] = Field(min_length=1)
+    sources: list[str] = []

@@ -1,0 +1,226 @@
+"""Coaling: at a port at its rate for the receiving nation, or from a collier at the collier's rate.
+
+Each ship of a force coals in parallel (seed 000, Coaling Index: "Any number of ships may refuel at
+these rates from the same port or collier"); a collier's cargo falls by what it gives. A stay in a
+neutral port ends at its time limit (``data/strategic_rules.yaml``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Generator
+
+import simpy
+
+from campaign.model.orders import Coal, CoalFromCollier
+from campaign.world.units import ForceState, ShipState
+
+if TYPE_CHECKING:
+    from campaign.world.world import World
+
+
+class CollierTransfer:
+    """A collier giving coal to the ships alongside her: her cargo falls at the sum of their rates.
+
+    ``empty`` fires when the cargo is gone; ``closed`` when the collier sails. Both are replaced
+    after firing, so later recipients wait on fresh events.
+    """
+
+    def __init__(self, world: "World", collier: ShipState) -> None:
+        self.world = world
+        self.collier = collier
+        self.rates: dict[str, float] = {}
+        self.ref_min = world.env.now
+        self.version = 0
+        self.empty = world.env.event()
+        self.closed = world.env.event()
+
+    @property
+    def rate_t_per_h(self) -> float:
+        return sum(self.rates.values())
+
+    def settle(self, t_min: float) -> None:
+        given = self.rate_t_per_h * (t_min - self.ref_min) / 60.0
+        given = min(given, self.collier.cargo_t)
+        self.collier.cargo_t -= given
+        self.collier.given_t += given
+        self.ref_min = t_min
+
+    def _reschedule(self) -> None:
+        self.version += 1
+        rate = self.rate_t_per_h
+        if rate <= 0:
+            return
+        t_empty = self.ref_min + self.collier.cargo_t / rate * 60.0
+        self.world.env.process(self._watch(self.version, t_empty))
+
+    def _watch(self, version: int, t_empty: float) -> Generator[simpy.Event, Any, None]:
+        # SimPy cannot cancel a timeout: a watch made stale by a later change simply does nothing.
+        yield self.world.env.timeout(max(0.0, t_empty - self.world.env.now))
+        if version == self.version and not self.empty.triggered:
+            self.settle(self.world.env.now)
+            self.collier.cargo_t = 0.0
+            ev, self.empty = self.empty, self.world.env.event()
+            ev.succeed()
+
+    def add(self, ship: ShipState, rate_t_per_h: float) -> None:
+        self.settle(self.world.env.now)
+        self.rates[ship.name] = rate_t_per_h
+        self._reschedule()
+
+    def remove(self, ship: ShipState) -> None:
+        self.settle(self.world.env.now)
+        self.rates.pop(ship.name, None)
+        self._reschedule()
+
+    def close(self) -> None:
+        self.settle(self.world.env.now)
+        ev, self.closed = self.closed, self.world.env.event()
+        ev.succeed()
+
+
+def collier_departs(world: "World", force: ForceState) -> None:
+    """A force about to sail: if it is a collier giving coal, the ships alongside cast off."""
+    for ship in force.ships:
+        t = world.transfers.get(ship.name)
+        if t is not None and t.rates:
+            t.close()
+
+
+def _need_t(ship: ShipState, now: float, max_t: float | None) -> float:
+    room = ship.ship.coal_capacity_t - ship.coal_at(now)
+    return max(0.0, room if max_t is None else min(room, max_t))
+
+
+def _end_reason(t: float, t_full: float, t_until: float, t_limit: float, max_t: float | None, need: float,
+                room: float) -> str:
+    if t >= t_limit - 1e-9 and t_limit < min(t_full, t_until):
+        return "neutral time limit"
+    if t >= t_until - 1e-9 and t_until < t_full:
+        return "ordered time"
+    if max_t is not None and need < room - 1e-9:
+        return "amount ordered"
+    return "full"
+
+
+def coal_in_port(world: "World", force: ForceState, order: Coal,
+                 cut_min: float = math.inf) -> Generator[simpy.Event, Any, None]:
+    """Coal every ship of the force in the port it lies in, in parallel."""
+    from campaign.world.world import OrderImpossible
+
+    if not force.in_port or force.place is None:
+        raise OrderImpossible("the force is not in port")
+    place = world.places.get(force.place)
+    if place.coaling is None or place.coaling.facility == "none":
+        raise OrderImpossible(f"{place.name} has no coal to give")
+    deadline = world.port_deadline(force)
+    until = min(math.inf if order.until_min is None else order.until_min, cut_min)
+    if until <= world.env.now:
+        world._emit_force(force, "order_skipped", order="coal in port", reason="its time had passed")
+        return
+    procs = [world.env.process(_coal_ship_in_port(world, force, ship, place, order.max_t, until, deadline))
+             for ship in force.active_ships()]
+    yield world.env.all_of(procs)
+    if world.env.now >= deadline - 1e-9 and deadline < world.end_min:
+        world.neutral_limit(force)
+        if until > world.env.now and until < math.inf:
+            yield from world.hold(force, until)
+
+
+def _coal_ship_in_port(world: "World", force: ForceState, ship: ShipState, place, max_t: float | None,
+                       until: float, deadline: float) -> Generator[simpy.Event, Any, None]:
+    now = world.env.now
+    rate = place.coaling.rate_t_per_h(ship.ship.nation)
+    room = _need_t(ship, now, None)
+    need = _need_t(ship, now, max_t)
+    if need <= 0 or rate <= 0 or min(until, deadline) <= now:
+        return
+    t_full = now + need / rate * 60.0
+    t_end = min(t_full, until, deadline, world.end_min)
+    world.set_status(ship, "coaling", rate)
+    start_coal = ship.coal_at(now)
+    world.emit(ship, "coal_start", source=place.name, rate_t_per_h=round(rate, 2))
+    yield world.env.timeout(t_end - now)
+    world.set_status(ship, "in_port")
+    world.emit(ship, "coal_end", source=place.name, taken_t=round(ship.coal_at(world.env.now) - start_coal, 2),
+               reason=_end_reason(t_end, t_full, until, deadline, max_t, need, room))
+
+
+def coal_from_collier(world: "World", force: ForceState, order: CoalFromCollier,
+                      cut_min: float = math.inf) -> Generator[simpy.Event, Any, None]:
+    """Wait where the force lies for the collier, then coal every ship from her, in parallel."""
+    from campaign.world.world import OrderImpossible
+
+    collier_force = world.forces.get(order.collier)
+    if collier_force is None:
+        raise OrderImpossible(f"no force named {order.collier}")
+    collier = next((s for s in collier_force.ships if s.ship.cargo_coal_t > 0), None)
+    if collier is None:
+        raise OrderImpossible(f"{order.collier} carries no coal to give")
+    until = min(math.inf if order.until_min is None else order.until_min, cut_min)
+    if not world.collier_present(force, collier_force):
+        arrived = world.env.event()
+        world.collier_waiters.append((force, collier_force, arrived))
+        if not force.in_port:
+            world.set_all(force, "waiting")
+        while not arrived.triggered:
+            # Wait for her, but keep watching the bunkers: a ship stopped at sea still burns.
+            dry_at, _ = world.next_dry(force)
+            t_stop = min(until, world.end_min, dry_at)
+            yield world.env.any_of([arrived, world.env.timeout(max(0.0, t_stop - world.env.now))])
+            if arrived.triggered:
+                break
+            if world.env.now >= dry_at - 1e-9 and world.handle_dry(force):
+                if not force.active_ships():
+                    return
+                continue
+            break
+        if not arrived.triggered:
+            raise OrderImpossible(f"{order.collier} did not come")
+    transfer = world.transfers.get(collier.name)
+    if transfer is None:
+        transfer = CollierTransfer(world, collier)
+        world.transfers[collier.name] = transfer
+    if collier.cargo_t <= 0:
+        raise OrderImpossible(f"{collier.name} has no coal left")
+    procs = [world.env.process(_coal_ship_from_collier(world, force, ship, transfer, order.max_t, until))
+             for ship in force.active_ships()]
+    yield world.env.all_of(procs)
+
+
+def _coal_ship_from_collier(world: "World", force: ForceState, ship: ShipState, transfer: CollierTransfer,
+                            max_t: float | None, until: float) -> Generator[simpy.Event, Any, None]:
+    env = world.env
+    now = env.now
+    collier = transfer.collier
+    rate = collier.ship.transfer_rate_t_per_h or 0.0
+    room = _need_t(ship, now, None)
+    need = _need_t(ship, now, max_t)
+    if need <= 0 or rate <= 0 or collier.cargo_t <= 0:
+        return
+    t_full = now + need / rate * 60.0
+    t_end = min(t_full, until, world.end_min)
+    world.set_status(ship, "coaling", rate)
+    if not transfer.rates:
+        world.set_status(collier, "coaling", world.idle_rate(collier, "in_port"))
+        world.emit(collier, "transfer_start", cargo_t=round(collier.cargo_t, 2))
+    transfer.add(ship, rate)
+    start_coal = ship.coal_at(now)
+    world.emit(ship, "coal_start", source=collier.name, rate_t_per_h=round(rate, 2))
+    empty, closed = transfer.empty, transfer.closed
+    yield env.any_of([env.timeout(t_end - now), empty, closed])
+    transfer.remove(ship)
+    status = "in_port" if force.in_port else "waiting"
+    world.set_status(ship, status)
+    if empty.triggered:
+        reason = "collier empty"
+    elif closed.triggered:
+        reason = "collier sailed"
+    else:
+        reason = _end_reason(env.now, t_full, until, math.inf, max_t, need, room)
+    world.emit(ship, "coal_end", source=collier.name, taken_t=round(ship.coal_at(env.now) - start_coal, 2),
+               reason=reason)
+    if not transfer.rates and collier.status == "coaling":
+        cstatus = "in_port" if collier.force.in_port else "waiting"
+        world.set_status(collier, cstatus)
+        world.emit(collier, "transfer_end", cargo_t=round(collier.cargo_t, 2), given_t=round(collier.given_t, 2))
