@@ -23,6 +23,10 @@ from campaign.paths import DATA_DIR
 
 LAND_FILE = DATA_DIR / "land" / "mediterranean_land.gpkg"
 
+# Longest polygon edge kept before projecting, degrees (~3 nm): on so short an edge the great
+# circle and the straight line in lon/lat differ by metres.
+MAX_EDGE_DEG = 0.05
+
 
 def read_layer(path: Path, layer: str) -> tuple[list[shapely.Geometry], dict[str, np.ndarray]]:
     """Geometries and attribute columns of one GeoPackage layer (pyogrio, no GeoPandas)."""
@@ -50,9 +54,14 @@ class Land:
         geoms, _ = read_layer(path, "land")
         polys = [p for g in geoms for p in shapely.get_parts(g)]
         lonlat = shapely.MultiPolygon(polys)
-        # Projection can fold a pair of near-coincident GSHHG vertices into a self-intersection.
+        # The clip to the data's box leaves edges hundreds of miles long (the parallel of 29.5 N across
+        # the Sahara); projected as they are, they would become great circles and cut land away, so
+        # they are first split into short pieces. Projection can also fold a pair of near-coincident
+        # GSHHG vertices into a self-intersection, which make_valid mends.
         parts_xy = tuple(
-            q for p in polys for q in shapely.get_parts(shapely.make_valid(plane.transform_geometry(p)))
+            q for p in polys
+            for q in shapely.get_parts(shapely.make_valid(plane.transform_geometry(
+                shapely.segmentize(p, MAX_EDGE_DEG))))
             if q.geom_type == "Polygon"
         )
         xy = shapely.MultiPolygon(list(parts_xy))

@@ -1,0 +1,411 @@
+"""The replay page: HTML skeleton, style sheet and the player script (plain strings, no templates).
+
+The page is one file: plotly.js, the data (JSON in a ``<script type="application/json">`` block) and
+the player below. Its Content-Security-Policy forbids every network fetch (no ``connect-src``, images
+only from ``data:``/``blob:``), so even a future Plotly feature that reached for a CDN, a font or a
+tile server would fail loudly in the browser test rather than quietly phone out.
+
+The player is kept here as a Python string rather than a ``.js`` file beside the module so that it
+travels with the package without package-data configuration.
+"""
+
+from __future__ import annotations
+
+import html
+
+CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+       "img-src data: blob:; font-src data:")
+
+CSS = """
+* { box-sizing: border-box; }
+html, body { margin: 0; height: 100%; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
+  Helvetica, Arial, sans-serif; color: #1d1d1d; background: #fafafa; }
+#app { display: flex; flex-direction: column; height: 100%; }
+header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 18px; padding: 8px 14px 4px; }
+header .title { font-size: 17px; font-weight: 600; }
+header .clockbar { font-size: 15px; font-variant-numeric: tabular-nums; }
+#clock { font-weight: 600; }
+.light { margin-left: 10px; padding: 1px 8px; border-radius: 9px; font-size: 13px; }
+.light.day { background: #fff3c4; }
+.light.twilight { background: #c9c3e6; }
+.light.night { background: #1f2a4a; color: #f1f1f1; }
+#controls { display: flex; align-items: center; gap: 8px; padding: 2px 14px 6px; }
+#controls button, #controls select { font: inherit; font-size: 14px; padding: 3px 10px; }
+#play { min-width: 92px; }
+.slider { position: relative; flex: 1; padding-bottom: 14px; margin: 0 8px; }
+#slider { width: 100%; margin: 0; }
+#days { position: absolute; left: 0; right: 0; bottom: 0; height: 14px; font-size: 11px; color: #555; }
+#days span { position: absolute; transform: translateX(-50%); white-space: nowrap; }
+main { flex: 1; display: flex; min-height: 0; }
+#map { flex: 1; min-width: 0; }
+aside { width: 360px; overflow-y: auto; border-left: 1px solid #ddd; padding: 0 12px 12px; background: #fff; }
+aside h2 { font-size: 14px; margin: 10px 0 6px; }
+#events { list-style: none; margin: 0; padding: 0; font-size: 13px; line-height: 1.35; }
+#events li { padding: 4px 0; border-bottom: 1px solid #eee; color: #666; }
+#events li.now { color: #111; font-weight: 600; }
+#events li.none { font-style: italic; }
+#events .t { font-variant-numeric: tabular-nums; margin-right: 6px; color: #777; font-weight: 400; }
+#events .note { font-size: 12px; font-weight: 400; color: #777; margin-top: 2px; }
+footer { font-size: 11px; color: #666; padding: 3px 14px 6px; }
+"""
+
+SPEEDS_H_PER_S = (1, 3, 6, 12, 24)
+DEFAULT_SPEED_H_PER_S = 6
+
+
+def page(title: str, footer: str, plotly_js: str, data_json: str) -> str:
+    """The whole page. ``title`` and ``footer`` are plain text (escaped here); ``data_json`` must
+    already be safe inside a script element (no ``<``)."""
+    if "<" in data_json:
+        raise ValueError("replay data must have '<' escaped before it is put in the page")
+    options = "".join(
+        f'<option value="{s}"{" selected" if s == DEFAULT_SPEED_H_PER_S else ""}>{s} h/s</option>'
+        for s in SPEEDS_H_PER_S)
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n"
+        f'<script type="text/javascript">{plotly_js}</script>\n</head>\n<body>\n<div id="app">\n'
+        f'<header><div class="title">{html.escape(title)}</div>'
+        '<div class="clockbar"><span id="clock"></span><span id="light" class="light"></span></div></header>\n'
+        '<div id="controls"><button id="play" type="button" aria-pressed="false">▶ Play</button>'
+        '<button id="prev" type="button" title="previous frame (←)">◀</button>'
+        '<button id="next" type="button" title="next frame (→)">▶</button>'
+        f'<label>speed <select id="speed" title="simulated hours per second">{options}</select></label>'
+        '<div class="slider"><input id="slider" type="range" aria-label="time"><div id="days"></div></div>'
+        "</div>\n"
+        '<main><div id="map"></div><aside><h2>Events</h2><ol id="events"></ol></aside></main>\n'
+        f"<footer>{html.escape(footer)}</footer>\n</div>\n"
+        f'<script type="application/json" id="replay-data">{data_json}</script>\n'
+        f"<script>{PLAYER_JS}</script>\n</body>\n</html>\n"
+    )
+
+
+PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in the page with Plotly.react.
+ *
+ * Why not Plotly's own frames: a frame must hold every ship's position, hover text and wake to be
+ * shown on its own (the slider jumps anywhere), which for the full campaign is 15-30 MB of JSON.
+ * Instead the page carries one compact table (frame x unit) and builds the few moving traces here.
+ * Every text from the scenario reaches Plotly through esc() and the page through textContent. */
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("replay-data").textContent);
+  var gd = document.getElementById("map");
+  var F = D.frames, S = D.state, U = D.units, TR = D.traces;
+  var K = F.t.length, N = U.name.length;
+  var RAD = Math.PI / 180;
+  var cur = -1, playing = false, simClock = 0, lastWall = null, timer = null;
+  var data = D.figure.data.slice();
+  var layout = D.figure.layout;
+  var ENT = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"};
+
+  function esc(s) { return String(s).replace(/[&<>"']/g, function (c) { return ENT[c]; }); }
+  function at(arr, k, j) { return arr[k * N + j]; }
+  function fmt(n) { return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+
+  function frameAt(tMin) {  // last frame at or before tMin
+    var lo = 0, hi = K - 1;
+    if (tMin <= F.t[0]) return 0;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (F.t[mid] <= tMin + 1e-6) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /* ---------------------------------------------------------------- ships, grouped by place */
+  function unitLine(k, j, withName) {
+    var st = at(S.status, k, j), sp = at(S.speed, k, j) / 10, co = at(S.course, k, j), coal = at(S.coal, k, j);
+    var parts = [];
+    if (withName) parts.push(esc(U.name[j]) + " (" + esc(U.type[j].replace(/_/g, " ")) + ")");
+    var what = D.statuses[st];
+    if (sp > 0) what += " " + sp + " kn";
+    if (co >= 0) what += ", course " + co + "°";
+    parts.push(what);
+    if (coal >= 0) parts.push("coal " + fmt(coal) + " t");
+    return parts.join(" · ");
+  }
+
+  function orderLine(k, j) {
+    var o = at(S.order, k, j);
+    if (o < 0) return "";
+    var st = D.statuses[at(S.status, k, j)];
+    return (st === "under way" ? "order: " : "last order: ") + esc(D.strings[o]);
+  }
+
+  function groupHover(k, members) {
+    var byForce = {}, forces = [];
+    members.forEach(function (j) {
+      var f = at(S.force, k, j);
+      if (!(f in byForce)) { byForce[f] = []; forces.push(f); }
+      byForce[f].push(j);
+    });
+    var lines = [];
+    forces.forEach(function (f) {
+      var js = byForce[f], j0 = js[0], fname = D.strings[f];
+      if (js.length === 1 && fname === U.name[j0]) {
+        lines.push("<b>" + esc(U.name[j0]) + "</b> — " + esc(U.type[j0].replace(/_/g, " ")) + ", " + esc(U.nation[j0]));
+        lines.push(unitLine(k, j0, false));
+      } else {
+        lines.push("<b>" + esc(fname) + "</b> — " + js.length + (js.length > 1 ? " ships" : " ship"));
+        js.forEach(function (j) { lines.push("  " + unitLine(k, j, true)); });
+      }
+      var ol = orderLine(k, j0);
+      if (ol) lines.push(ol);
+    });
+    return { text: lines.join("<br>"), forces: forces };
+  }
+
+  function shipsTrace(k, dark) {
+    var groups = {}, keys = [];
+    for (var j = 0; j < N; j++) {
+      if (at(S.status, k, j) < 0) continue;
+      // 0.02 deg bins: a squadron in company, or ships in one harbour, share a marker
+      var key = U.side[j] + "|" + Math.round(at(S.lat, k, j) / 20) + "|" + Math.round(at(S.lon, k, j) / 20);
+      if (!(key in groups)) { groups[key] = []; keys.push(key); }
+      groups[key].push(j);
+    }
+    var x = [], y = [], sym = [], col = [], size = [], txt = [], hov = [], tcol = [];
+    keys.forEach(function (key) {
+      var m = groups[key], la = 0, lo = 0, best = m[0];
+      m.forEach(function (j) {
+        la += at(S.lat, k, j); lo += at(S.lon, k, j);
+        if (D.type_rank[U.type[j]] < D.type_rank[U.type[best]]) best = j;
+      });
+      la = la / m.length / 1000; lo = lo / m.length / 1000;
+      var h = groupHover(k, m);
+      var st = D.statuses[at(S.status, k, best)];
+      x.push(lo); y.push(la);
+      sym.push(D.symbols[U.type[best]] + (st === "out of coal" || st === "interned" ? "-open" : ""));
+      col.push(D.sides[U.side[best]].colour);
+      size.push(D.sizes[U.type[best]] + Math.min(6, 1.5 * (m.length - 1)));
+      var label = D.strings[h.forces[0]];
+      if (h.forces.length > 1) label += " +" + (h.forces.length - 1);
+      txt.push(esc(label));
+      hov.push(h.text);
+      tcol.push(dark(la, lo) > 0.45 ? "#f4f4f4" : "#1a1a1a");
+    });
+    return {
+      type: "scatter", mode: "markers+text", name: "ships", x: x, y: y, text: txt, hovertext: hov,
+      hoverinfo: "text", textposition: "middle right", textfont: { size: 10, color: tcol },
+      marker: { symbol: sym, color: col, size: size, line: { color: "#ffffff", width: 1.2 } },
+      showlegend: false, cliponaxis: false
+    };
+  }
+
+  /* ---------------------------------------------------------------- wakes: the last hours of track */
+  function wakeTraces(k) {
+    var t = F.t[k], xs = D.sides.map(function () { return []; }), ys = D.sides.map(function () { return []; });
+    for (var j = 0; j < N; j++) {
+      if (at(S.status, k, j) < 0) continue;
+      var px = [], py = [], lastX = null, lastY = null;
+      for (var i = k; i >= 0 && F.t[i] >= t - D.wake_min; i--) {
+        if (at(S.status, i, j) < 0) break;
+        var lx = at(S.lon, i, j), ly = at(S.lat, i, j);
+        if (lx !== lastX || ly !== lastY) { px.push(lx / 1000); py.push(ly / 1000); lastX = lx; lastY = ly; }
+      }
+      if (px.length < 2) continue;
+      var s = U.side[j];
+      Array.prototype.push.apply(xs[s], px); xs[s].push(null);
+      Array.prototype.push.apply(ys[s], py); ys[s].push(null);
+    }
+    return D.sides.map(function (side, s) {
+      var tr = Object.assign({}, data[TR.wakes[s]]);
+      tr.x = xs[s]; tr.y = ys[s];
+      return tr;
+    });
+  }
+
+  /* ---------------------------------------------------------------- night: shade where the sun is low */
+  function sunAlt(lat, lon, k) {
+    var d = F.sub_lat[k] * RAD, l = F.sub_lon[k] * RAD, p = lat * RAD;
+    var s = Math.sin(p) * Math.sin(d) + Math.cos(p) * Math.cos(d) * Math.cos(lon * RAD - l);
+    return Math.asin(Math.max(-1, Math.min(1, s))) / RAD;
+  }
+
+  function nightPolygons(k, h) {
+    // Per row of latitude the day is the longitude interval centred under the sun where alt >= h;
+    // the rest of the box is night. Rows are joined into (at most) a western and an eastern polygon.
+    var b = D.night_box, rows = 48, cx = (b[0] + b[1]) / 2;
+    var d = F.sub_lat[k] * RAD, ls = F.sub_lon[k];
+    ls += 360 * Math.round((cx - ls) / 360);
+    var west = [], east = [];
+    for (var r = 0; r <= rows; r++) {
+      var lat = b[2] + (b[3] - b[2]) * r / rows, p = lat * RAD;
+      var c = (Math.sin(h * RAD) - Math.sin(p) * Math.sin(d)) / (Math.cos(p) * Math.cos(d));
+      if (c >= 1) { west.push([lat, b[0], b[1]]); continue; }   // sun never that high: night all along the row
+      if (c <= -1) continue;                                    // never that low: day all along
+      var a = Math.acos(c) / RAD, dlo = ls - a, dhi = ls + a;
+      if (dlo > b[0]) west.push([lat, b[0], Math.min(b[1], dlo)]);
+      if (dhi < b[1]) east.push([lat, Math.max(b[0], dhi), b[1]]);
+      // the night beyond the other side of the globe, in a box wider than the night is short
+      if (dhi - 360 > b[0]) west.push([lat, b[0], Math.min(b[1], dhi - 360)]);
+      if (dlo + 360 < b[1]) east.push([lat, Math.max(b[0], dlo + 360), b[1]]);
+    }
+    var x = [], y = [];
+    [west, east].forEach(function (poly) {
+      if (poly.length < 2) return;
+      poly.forEach(function (row) { x.push(row[2]); y.push(row[0]); });
+      for (var i = poly.length - 1; i >= 0; i--) { x.push(poly[i][1]); y.push(poly[i][0]); }
+      x.push(null); y.push(null);
+    });
+    return { x: x, y: y };
+  }
+
+  function nightTraces(k) {
+    return TR.night.map(function (idx, n) {
+      var tr = Object.assign({}, data[idx]), p = nightPolygons(k, D.night_levels[n]);
+      tr.x = p.x; tr.y = p.y;
+      return tr;
+    });
+  }
+
+  function darkness(k) {
+    return function (lat, lon) {
+      var alt = sunAlt(lat, lon, k);
+      return alt >= D.night_levels[0] ? 0 : Math.min(1, (D.night_levels[0] - alt) / 9);
+    };
+  }
+
+  /* ---------------------------------------------------------------- events: panel and map rings */
+  function recentEvents(k) {
+    var t = F.t[k], out = [];
+    for (var i = D.event_index[k + 1] - 1; i >= 0; i--) {
+      var ev = D.events[i];
+      if (F.t[ev.f] < t - D.panel_min && out.length >= D.panel_min_lines) break;
+      out.push(ev);
+      if (out.length >= D.panel_max_lines) break;
+    }
+    return out;
+  }
+
+  function eventsTrace(k) {
+    var t = F.t[k], x = [], y = [], hov = [];
+    for (var i = D.event_index[k + 1] - 1; i >= 0; i--) {
+      var ev = D.events[i];
+      if (F.t[ev.f] < t - D.ring_min) break;
+      if (ev.lat === null || ev.quiet) continue;
+      x.push(ev.lon); y.push(ev.lat); hov.push(esc(ev.time + " " + ev.text));
+    }
+    var tr = Object.assign({}, data[TR.events]);
+    tr.x = x; tr.y = y; tr.hovertext = hov;
+    return tr;
+  }
+
+  function renderPanel(k) {
+    var list = document.getElementById("events");
+    list.textContent = "";
+    var evs = recentEvents(k);
+    if (!evs.length) {
+      var li = document.createElement("li");
+      li.className = "none";
+      li.textContent = "No events in the last " + Math.round(D.panel_min / 60) + " hours.";
+      list.appendChild(li);
+    }
+    evs.forEach(function (ev) {
+      var li = document.createElement("li");
+      if (ev.f === k) li.className = "now";
+      var tm = document.createElement("span");
+      tm.className = "t";
+      tm.textContent = ev.day + " " + ev.time;
+      var tx = document.createElement("span");
+      tx.className = "text";
+      tx.textContent = ev.text;
+      li.appendChild(tm); li.appendChild(tx);
+      if (ev.note) {
+        var nt = document.createElement("div");
+        nt.className = "note";
+        nt.textContent = ev.note;
+        li.appendChild(nt);
+      }
+      list.appendChild(li);
+    });
+  }
+
+  /* ---------------------------------------------------------------- one frame */
+  function render(k) {
+    k = Math.max(0, Math.min(K - 1, k));
+    cur = k;
+    var wakes = wakeTraces(k), night = nightTraces(k);
+    wakes.forEach(function (tr, s) { data[TR.wakes[s]] = tr; });
+    night.forEach(function (tr, n) { data[TR.night[n]] = tr; });
+    data[TR.events] = eventsTrace(k);
+    data[TR.ships] = shipsTrace(k, darkness(k));
+    Plotly.react(gd, data, layout, D.figure.config);
+    document.getElementById("clock").textContent = F.clock[k];
+    var light = document.getElementById("light");
+    light.textContent = D.phase_words[F.phase[k]];
+    light.className = "light " + D.phase_names[F.phase[k]];
+    document.getElementById("slider").value = String(F.t[k]);
+    renderPanel(k);
+    gd.setAttribute("data-frame", String(k));
+  }
+
+  /* ---------------------------------------------------------------- playing */
+  function speedHoursPerSecond() { return parseFloat(document.getElementById("speed").value); }
+
+  function step() {
+    if (!playing) return;
+    var now = performance.now();
+    simClock += (now - lastWall) / 1000 * speedHoursPerSecond() * 60;
+    lastWall = now;
+    var k = frameAt(simClock);
+    if (k !== cur) render(k);
+    if (k >= K - 1) { pause(); return; }
+    timer = setTimeout(step, 40);
+  }
+
+  function play() {
+    if (playing) return;
+    if (cur >= K - 1) render(0);
+    playing = true;
+    simClock = F.t[cur];
+    lastWall = performance.now();
+    var b = document.getElementById("play");
+    b.textContent = "❚❚ Pause"; b.setAttribute("aria-pressed", "true");
+    timer = setTimeout(step, 40);
+  }
+
+  function pause() {
+    playing = false;
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    var b = document.getElementById("play");
+    b.textContent = "▶ Play"; b.setAttribute("aria-pressed", "false");
+  }
+
+  function setup() {
+    var slider = document.getElementById("slider");
+    slider.min = "0"; slider.max = String(F.t[K - 1]); slider.step = "1";
+    slider.addEventListener("input", function () { pause(); render(frameAt(parseFloat(slider.value))); });
+    document.getElementById("play").addEventListener("click", function () { if (playing) pause(); else play(); });
+    document.getElementById("prev").addEventListener("click", function () { pause(); render(cur - 1); });
+    document.getElementById("next").addEventListener("click", function () { pause(); render(cur + 1); });
+    document.getElementById("speed").addEventListener("change", function () { lastWall = performance.now(); });
+    document.addEventListener("keydown", function (e) {
+      var tag = (e.target && e.target.tagName) || "";
+      if (tag === "SELECT" || tag === "INPUT") return;
+      if (e.key === " ") { e.preventDefault(); if (playing) pause(); else play(); }
+      else if (e.key === "ArrowRight") { pause(); render(cur + 1); }
+      else if (e.key === "ArrowLeft") { pause(); render(cur - 1); }
+    });
+    var days = document.getElementById("days"), end = F.t[K - 1] || 1;
+    D.days.forEach(function (d) {
+      var s = document.createElement("span");
+      s.textContent = d[1];
+      s.style.left = (100 * d[0] / end) + "%";
+      days.appendChild(s);
+    });
+    Plotly.newPlot(gd, data, layout, D.figure.config).then(function () {
+      render(0);
+      document.body.setAttribute("data-ready", "1");
+    });
+  }
+
+  window.replay = {
+    render: render, play: play, pause: pause, frameAt: frameAt,
+    frameCount: K, current: function () { return cur; }, isPlaying: function () { return playing; }
+  };
+  setup();
+})();
+"""
