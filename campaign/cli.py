@@ -3,6 +3,7 @@
     python run_campaign.py SCENARIO.yaml [--seed N] [--out DIR]     run one replicate, write its files
     python run_campaign.py validate SCENARIO.yaml                   check a scenario file, run nothing
     python run_campaign.py route FROM TO [--avoid Italy:6] [...]    a sea route's length and waypoints
+    python run_campaign.py replay OUTDIR [--scenario FILE]          rebuild replay.html and tracks.gpkg
 
 Bad input (a scenario file, a place, an argument) prints a message naming the file, the field and the
 fault to standard error and exits with status 2, having written nothing.
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Sequence
 
 EXIT_BAD_INPUT = 2
-COMMANDS = ("run", "validate", "route")
+COMMANDS = ("run", "validate", "route", "replay")
 
 
 class BadInput(Exception):
@@ -33,14 +34,15 @@ def _parser() -> argparse.ArgumentParser:
                "  python run_campaign.py scenarios/goeben_1914.yaml --seed 7 --out outputs/try7\n"
                "  python run_campaign.py validate scenarios/goeben_1914.yaml\n"
                "  python run_campaign.py route Messina 'Cape Helles'\n"
-               "  python run_campaign.py route Malta 39.0,14.5 --avoid Italy:6\n",
+               "  python run_campaign.py route Malta 39.0,14.5 --avoid Italy:6\n"
+               "  python run_campaign.py replay outputs/goeben_1914\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     r = sub.add_parser("run", help="run one replicate of a scenario and write its files (the default command)",
-                       description="Run one replicate of a scenario and write events.jsonl, tracks.nc and "
-                                   "summary.json into the output folder.")
+                       description="Run one replicate of a scenario and write events.jsonl, tracks.nc, "
+                                   "summary.json, replay.html and tracks.gpkg into the output folder.")
     r.add_argument("scenario", type=Path, help="scenario file (YAML), e.g. scenarios/goeben_1914.yaml")
     r.add_argument("--seed", type=int, default=None,
                    help="random seed (default: the scenario's own seed, else 0); same seed, same records")
@@ -60,6 +62,17 @@ def _parser() -> argparse.ArgumentParser:
                     help="keep out of a sovereign's territorial belt, e.g. Italy:6 (repeatable)")
     rt.add_argument("--ship", default=None,
                     help="route for this ship's beam and draught (decides the Corinth Canal)")
+
+    rp = sub.add_parser(
+        "replay", help="rebuild replay.html and tracks.gpkg from a run's files, without rerunning it",
+        description="Rebuild the animated replay (replay.html, self-contained: open it in any browser, no "
+                    "network needed) and the GIS export (tracks.gpkg) of an earlier run from the files in "
+                    "its output folder: events.jsonl and summary.json, and tracks.nc (rebuilt from the "
+                    "events when missing). Writes both files or neither.")
+    rp.add_argument("outdir", type=Path, metavar="OUTDIR",
+                    help="a run's output folder, e.g. outputs/goeben_1914")
+    rp.add_argument("--scenario", type=Path, default=None,
+                    help="the run's scenario file, to show its declared local time beside UTC")
     return p
 
 
@@ -140,6 +153,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from campaign.output.rebuild import RunFilesError, rebuild_outputs
+
+    local_time = None
+    if args.scenario is not None:
+        from campaign.scenario.loader import load_scenario
+
+        local_time = load_scenario(args.scenario).local_time or None
+    try:
+        written = rebuild_outputs(args.outdir, local_time=local_time)
+    except RunFilesError as exc:
+        raise BadInput(str(exc)) from None
+    for path in written:
+        print(f"  wrote {path}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from campaign.scenario.loader import ScenarioError
 
@@ -151,7 +181,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
-    handler = {"run": cmd_run, "validate": cmd_validate, "route": cmd_route}[args.command]
+    handlers = {"run": cmd_run, "validate": cmd_validate, "route": cmd_route, "replay": cmd_replay}
+    handler = handlers[args.command]
     try:
         return handler(args)
     except ScenarioError as exc:

@@ -14,6 +14,8 @@ from typing import Any
 import xarray as xr
 
 from campaign.output import files
+from campaign.output.gpkg import write_tracks_gpkg
+from campaign.output.replay import write_replay
 from campaign.output.summary import build_summary
 from campaign.output.tracks import UnitInfo, build_tracks
 from campaign.scenario.loader import load_scenario
@@ -62,12 +64,16 @@ class RunResult:
                 "end": self.clock.iso(sc.duration_min)}
 
     def write(self, outdir: str | Path) -> list[Path]:
-        """Write ``events.jsonl``, ``tracks.nc`` and ``summary.json`` into ``outdir`` (all or nothing)."""
+        """Write ``events.jsonl``, ``tracks.nc``, ``summary.json``, ``replay.html`` and ``tracks.gpkg``
+        into ``outdir`` (all or nothing)."""
         out = Path(outdir)
+        replay_meta = self.meta | {"local_time": dict(self.scenario.local_time)}
         writers = {
             "events.jsonl": lambda p: files.write_jsonl(p, self.events),
             "tracks.nc": lambda p: files.write_netcdf(p, self.tracks),
             "summary.json": lambda p: files.write_json(p, self.summary),
+            "replay.html": lambda p: write_replay(p, self.events, self.tracks, replay_meta),
+            "tracks.gpkg": lambda p: write_tracks_gpkg(p, self.events, self.tracks),
         }
         return files.write_all(out, writers)
 

@@ -22,6 +22,7 @@ class Route:
     lons: tuple[float, ...]
     cum_nm: tuple[float, ...]
     passages: tuple[str, ...] = ()
+    azimuths: tuple[float, ...] = ()  # initial azimuth of each leg, degrees (filled by ``through``)
 
     @property
     def length_nm(self) -> float:
@@ -36,9 +37,13 @@ class Route:
         """The route through the given points, with its cumulative geodesic distances."""
         la = np.asarray(lats, dtype=float)
         lo = np.asarray(lons, dtype=float)
-        seg = earth.distance_nm(la[:-1], lo[:-1], la[1:], lo[1:]) if la.size > 1 else np.zeros(0)
+        if la.size > 1:
+            az, seg = earth.inverse(la[:-1], lo[:-1], la[1:], lo[1:])
+        else:
+            az, seg = np.zeros(0), np.zeros(0)
         cum = np.concatenate([[0.0], np.cumsum(np.atleast_1d(seg))])
-        return cls(tuple(la.tolist()), tuple(lo.tolist()), tuple(cum.tolist()), passages)
+        return cls(tuple(la.tolist()), tuple(lo.tolist()), tuple(cum.tolist()), passages,
+                   tuple(np.atleast_1d(az).tolist()))
 
     def position_at(self, dist_nm: float) -> tuple[float, float, float]:
         """(lat, lon, course in degrees) after ``dist_nm`` along the route (clamped to its ends)."""
@@ -50,8 +55,8 @@ class Route:
         i = min(max(i, 0), len(cum) - 2)
         while i < len(cum) - 2 and cum[i + 1] - cum[i] <= 0.0:
             i += 1
-        az, _ = earth.inverse(self.lats[i], self.lons[i], self.lats[i + 1], self.lons[i + 1])
-        lat, lon = earth.forward(self.lats[i], self.lons[i], az, d - cum[i])
-        # The course at that point is the forward azimuth there, not the initial one.
-        course, _ = earth.inverse(lat, lon, self.lats[i + 1], self.lons[i + 1]) if d < cum[i + 1] else (az, 0.0)
-        return float(lat), float(lon), float(course)
+        az = self.azimuths[i] if self.azimuths else earth.bearing_deg(
+            self.lats[i], self.lons[i], self.lats[i + 1], self.lons[i + 1])
+        # One scalar call on the hot path: the course there is the back azimuth turned round.
+        lon, lat, back = earth.WGS84.fwd(self.lons[i], self.lats[i], az, (d - cum[i]) * earth.M_PER_NM)
+        return float(lat), float(lon), float((back + 180.0) % 360.0)

@@ -66,6 +66,10 @@ class Router:
             self._cache.move_to_end(key)
             return hit
         route = self._find(start, end, avoid, open_passages)
+        # The ends went through the plane and back: give them exactly as asked.
+        lats, lons = list(route.lats), list(route.lons)
+        lats[0], lons[0], lats[-1], lons[-1] = start[0], start[1], end[0], end[1]
+        route = Route.through(lats, lons, route.passages)
         self._cache[key] = route
         if len(self._cache) > self.CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -221,6 +225,8 @@ class Router:
             for p in c:
                 if not xy or not np.allclose(xy[-1], p):
                     xy.append(np.asarray(p))
+        if len(xy) == 1:  # a route from a point to itself
+            xy.append(xy[0])
         arr = np.asarray(xy)
         lat, lon = g.land.plane.to_latlon(arr[:, 0], arr[:, 1])
         return Route.through(lat, lon, tuple(passages))

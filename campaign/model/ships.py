@@ -102,6 +102,10 @@ class ConsumptionCurve:
     def t_per_day(self, speed_kn: npt.ArrayLike) -> np.ndarray: ...
     def t_per_day(self, speed_kn):
         """Coal burnt in 24 hours (t/day) at a constant ``speed_kn``."""
+        if type(speed_kn) is float or type(speed_kn) is int:  # the simulation's hot path: no arrays
+            if not (0.0 <= speed_kn < float("inf")):
+                raise ValueError("speed_kn must be finite and >= 0")
+            return self.fixed_t_per_day + self.cubic_t_per_day * (speed_kn / self.REFERENCE_SPEED_KN) ** 3
         v, scalar = self._speed(speed_kn)
         rate = self.fixed_t_per_day + self.cubic_t_per_day * (v / self.REFERENCE_SPEED_KN) ** 3
         return _out(np.asarray(rate, dtype=float), scalar)
@@ -112,6 +116,8 @@ class ConsumptionCurve:
     def t_per_h(self, speed_kn: npt.ArrayLike) -> np.ndarray: ...
     def t_per_h(self, speed_kn):
         """Coal burnt per hour (t/h) at a constant ``speed_kn``."""
+        if type(speed_kn) is float or type(speed_kn) is int:
+            return self.t_per_day(speed_kn) / 24.0
         v, scalar = self._speed(speed_kn)
         return _out(np.asarray(self.t_per_day(v), dtype=float) / 24.0, scalar)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -124,9 +124,10 @@ def _legend_traces(sides: Sequence[str], types: Sequence[str]) -> list[dict[str,
     every frame and would make the legend flicker, so they stay out of it."""
     out: list[dict[str, Any]] = []
     for s, side in enumerate(sides):
-        out.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None], "name": rmap.plotly_text(side),
+        out.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None],
+                    "name": rmap.plotly_text(side),
                     "marker": {"symbol": "circle", "size": 10, "color": SIDE_COLOURS[s % len(SIDE_COLOURS)]},
-                    "hoverinfo": "skip", "legendgroup": "sides", "legendrank": 100 + s})
+                    "hoverinfo": "skip", "legendrank": 100 + s})
     present = set(types)
     by_symbol: dict[str, list[str]] = {}
     for type_, symbol, _size in (*TYPE_STYLE, ("other", *OTHER_STYLE)):
@@ -135,15 +136,17 @@ def _legend_traces(sides: Sequence[str], types: Sequence[str]) -> list[dict[str,
     for symbol, names in by_symbol.items():
         out.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None], "name": ", ".join(names),
                     "marker": {"symbol": symbol, "size": 9, "color": "#555"}, "hoverinfo": "skip",
-                    "legendgroup": "types", "legendrank": 200})
-    out.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None], "name": "night (sun below −6°)",
+                    "legendrank": 200})
+    out.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None],
+                "name": "night (sun below −6°)",
                 "marker": {"symbol": "square", "size": 12, "color": f"rgba({NIGHT_RGB}, 0.5)"},
-                "hoverinfo": "skip", "legendgroup": "night", "legendrank": 300})
+                "hoverinfo": "skip", "legendrank": 300})
     return out
 
 
-def _figure(view: rmap.Extent, box: rmap.Extent, coverage: rmap.Extent, sides: list[str], types: Sequence[str],
-            places: Sequence[Any], land: shapely.Geometry, file_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def _figure(view: rmap.Extent, box: rmap.Extent, coverage: rmap.Extent, sides: list[str],
+            types: Sequence[str], places: Sequence[Any], land: shapely.Geometry,
+            file_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The static figure (plain dicts) and the indices of the traces the player replaces."""
     data: list[dict[str, Any]] = [rmap.land_trace(land, box)]
     night = []
@@ -169,7 +172,8 @@ def _figure(view: rmap.Extent, box: rmap.Extent, coverage: rmap.Extent, sides: l
                                                  "color": "#f0a800", "line": {"width": 2.5}},
                  "showlegend": False})
     ships_i = len(data)
-    data.append({"type": "scatter", "mode": "markers", "name": "ships", "x": [], "y": [], "showlegend": False})
+    data.append({"type": "scatter", "mode": "markers", "name": "ships", "x": [], "y": [],
+                 "showlegend": False})
     xaxis, yaxis = rmap.graticule_axes(view, box)
     layout = {
         "xaxis": xaxis, "yaxis": yaxis, "plot_bgcolor": rmap.SEA_COLOUR, "paper_bgcolor": "#fafafa",
@@ -178,9 +182,10 @@ def _figure(view: rmap.Extent, box: rmap.Extent, coverage: rmap.Extent, sides: l
         # above the chart, so that it hides no sea whatever the scenario's area
         "legend": {"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom",
                    "font": {"size": 11},
-                   "tracegroupgap": 4, "itemclick": False, "itemdoubleclick": False},
+                   "itemclick": False, "itemdoubleclick": False},
         "font": {"family": "system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif"},
         "hoverlabel": {"align": "left", "font": {"size": 12}, "namelength": 0},
+        "modebar": {"orientation": "v"},  # beside the chart, clear of the legend above it
     }
     config = {"responsive": True, "scrollZoom": True, "displaylogo": False,
               "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
@@ -207,7 +212,7 @@ def _events_payload(events: Sequence[Mapping[str, Any]], times: np.ndarray, star
 
 
 def _days(start: datetime, end_min: float) -> list[tuple[float, str]]:
-    day = datetime(start.year, start.month, start.day, tzinfo=timezone.utc) + timedelta(days=1)
+    day = datetime(start.year, start.month, start.day, tzinfo=UTC) + timedelta(days=1)
     out = []
     while (day - start).total_seconds() / 60.0 <= end_min:
         out.append((round((day - start).total_seconds() / 60.0, 2), f"{day.day} {day:%b}"))
@@ -217,7 +222,8 @@ def _days(start: datetime, end_min: float) -> list[tuple[float, str]]:
 
 def replay_payload(events: Sequence[Mapping[str, Any]], tracks: xr.Dataset, scenario_meta: Mapping[str, Any],
                    *, land: shapely.Geometry | None = None, places: Sequence[Any] | None = None,
-                   step_min: float = FRAME_STEP_MIN, phrases: Mapping[str, Phrase] = PHRASES) -> dict[str, Any]:
+                   step_min: float = FRAME_STEP_MIN,
+                   phrases: Mapping[str, Phrase] = PHRASES) -> dict[str, Any]:
     """Everything the page needs, as JSON-ready data (see :func:`build_replay`)."""
     if land is None:
         from campaign.geo.land import default_land
@@ -259,14 +265,16 @@ def replay_payload(events: Sequence[Mapping[str, Any]], tracks: xr.Dataset, scen
                  "start": str(scenario_meta["start"]), "end": str(scenario_meta["end"]),
                  "local_time": None if local is None else {"name": local[0], "offset_h": local[1]}},
         "frames": {"t": [round(float(t), 3) for t in times], "clock": [clock_label(w, local) for w in when],
-                   "phase": phase, "sub_lat": np.round(sub_lat, 4).tolist(), "sub_lon": np.round(sub_lon, 4).tolist()},
+                   "phase": phase, "sub_lat": np.round(sub_lat, 4).tolist(),
+                   "sub_lon": np.round(sub_lon, 4).tolist()},
         "units": {"name": names, "type": types, "nation": [str(n) for n in tracks["nation"].values],
                   "side": [side_index[str(s)] for s in tracks["side"].values]},
         "sides": [{"name": s, "colour": SIDE_COLOURS[i % len(SIDE_COLOURS)]} for i, s in enumerate(sides)],
         "symbols": {t: style[t][0] for t in style}, "sizes": {t: style[t][1] for t in style},
         "type_rank": {t: i for i, t in enumerate(style)},
         "statuses": [STATUS_WORDS.get(s, s.replace("_", " ")) for s in STATUSES],
-        "state": {"lat": _ints(fs.lat, 1000, 0), "lon": _ints(fs.lon, 1000, 0), "course": _ints(fs.course_deg, 1, -1),
+        "state": {"lat": _ints(fs.lat, 1000, 0), "lon": _ints(fs.lon, 1000, 0),
+                  "course": _ints(fs.course_deg, 1, -1),
                   "speed": _ints(fs.speed_kn, 10, 0), "coal": _ints(fs.coal_t, 1, -1),
                   "status": fs.status.ravel().tolist(), "force": fs.force.ravel().tolist(),
                   "order": fs.order.ravel().tolist()},
@@ -331,4 +339,4 @@ def write_replay(path: str | Path, events: Sequence[Mapping[str, Any]], tracks: 
     return out
 
 
-__all__ = ["build_replay", "write_replay", "replay_payload", "clock_label", "script_json"]
+__all__ = ["build_replay", "clock_label", "replay_payload", "script_json", "write_replay"]

@@ -14,9 +14,10 @@ Texts here are plain (not HTML): whoever shows them escapes them for their mediu
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 Rec = Mapping[str, Any]
 Phrase = Callable[[Rec], str]
@@ -65,7 +66,7 @@ def where(rec: Rec) -> str:
 def _dm(v: float, pos: str, neg: str) -> str:
     a = abs(v)
     d = int(a)
-    m = int(round((a - d) * 60.0))
+    m = round((a - d) * 60.0)
     if m == 60:
         d, m = d + 1, 0
     return f"{d}°{m:02d}'{pos if v >= 0 else neg}"

@@ -13,8 +13,9 @@ follows the latest record's coal and rate, exactly as the world counts it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -26,11 +27,13 @@ FRAME_STEP_MIN = 30.0
 SAME_TIME_MIN = 1.0 / 60.0  # records within a second share a frame
 
 
-def frame_times(events: Sequence[Mapping[str, Any]], end_min: float, step_min: float = FRAME_STEP_MIN) -> np.ndarray:
+def frame_times(events: Sequence[Mapping[str, Any]], end_min: float,
+                step_min: float = FRAME_STEP_MIN) -> np.ndarray:
     """Frame times in scenario minutes: a regular grid, the end, and every non-quiet record's time."""
     grid = np.arange(0.0, end_min + 1e-9, step_min)
     extra = [float(r["t_min"]) for r in events
-             if r.get("type") not in QUIET_TYPES and r.get("t_min") is not None and 0.0 <= float(r["t_min"]) <= end_min]
+             if r.get("type") not in QUIET_TYPES and r.get("t_min") is not None
+             and 0.0 <= float(r["t_min"]) <= end_min]
     t = np.unique(np.concatenate([grid, [end_min], np.asarray(extra, dtype=float)]))
     keep = np.ones(len(t), dtype=bool)
     keep[1:] = np.diff(t) > SAME_TIME_MIN
@@ -56,7 +59,8 @@ class FrameStates:
     strings: tuple[str, ...]
 
 
-def _records_by_unit(events: Sequence[Mapping[str, Any]], units: Sequence[str]) -> dict[str, list[Mapping[str, Any]]]:
+def _records_by_unit(events: Sequence[Mapping[str, Any]],
+                     units: Sequence[str]) -> dict[str, list[Mapping[str, Any]]]:
     by_unit: dict[str, list[Mapping[str, Any]]] = {u: [] for u in units}
     for rec in events:
         u = rec.get("unit")

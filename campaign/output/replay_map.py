@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import shapely
@@ -59,12 +60,12 @@ class Extent:
         """Screen length of a degree of latitude over a degree of longitude at the centre latitude."""
         return 1.0 / math.cos(math.radians(self.centre[0]))
 
-    def within(self, other: "Extent") -> "Extent":
+    def within(self, other: Extent) -> Extent:
         """This box cut to ``other`` (unchanged where it already lies inside)."""
         return Extent(max(self.lon0, other.lon0), min(self.lon1, other.lon1), max(self.lat0, other.lat0),
                       min(self.lat1, other.lat1))
 
-    def grown(self, pad_deg: float) -> "Extent":
+    def grown(self, pad_deg: float) -> Extent:
         return Extent(self.lon0 - pad_deg, self.lon1 + pad_deg, max(-89.0, self.lat0 - pad_deg),
                       min(89.0, self.lat1 + pad_deg))
 
@@ -150,7 +151,8 @@ def places_traces(places: Iterable[Place], box: Extent) -> list[dict[str, Any]]:
     if ports:
         traces.append({
             "type": "scatter", "mode": "markers+text", "name": "ports",
-            "x": [round(p.lon, COORD_DECIMALS) for p in ports], "y": [round(p.lat, COORD_DECIMALS) for p in ports],
+            "x": [round(p.lon, COORD_DECIMALS) for p in ports],
+            "y": [round(p.lat, COORD_DECIMALS) for p in ports],
             "text": [plotly_text(p.name) for p in ports],
             "hovertext": [plotly_text(f"{p.name} ({p.kind.replace('_', ' ')}, {p.nation or 'no sovereign'})")
                           for p in ports],
@@ -161,7 +163,8 @@ def places_traces(places: Iterable[Place], box: Extent) -> list[dict[str, Any]]:
     if others:
         traces.append({
             "type": "scatter", "mode": "markers", "name": "places",
-            "x": [round(p.lon, COORD_DECIMALS) for p in others], "y": [round(p.lat, COORD_DECIMALS) for p in others],
+            "x": [round(p.lon, COORD_DECIMALS) for p in others],
+            "y": [round(p.lat, COORD_DECIMALS) for p in others],
             "hovertext": [plotly_text(f"{p.name} ({p.kind.replace('_', ' ')})") for p in others],
             "hoverinfo": "text", "marker": {"symbol": "circle", "size": 3, "color": "#8a8a8a"},
             "showlegend": False,
@@ -220,7 +223,8 @@ def scale_bar_traces(view: Extent) -> list[dict[str, Any]]:
     x = [lon0, lon0, None, lon0, lon1, None, lon1, lon1]
     y = [lat - tick, lat + tick, None, lat, lat, None, lat - tick, lat + tick]
     return [
-        {"type": "scatter", "mode": "lines", "name": "scale", "x": [_r(v) for v in x], "y": [_r(v) for v in y],
+        {"type": "scatter", "mode": "lines", "name": "scale", "x": [_r(v) for v in x],
+         "y": [_r(v) for v in y],
          "line": {"color": "#333", "width": 2}, "hoverinfo": "skip", "showlegend": False},
         {"type": "scatter", "mode": "text", "name": "scale label", "x": [_r((lon0 + lon1) / 2)],
          "y": [_r(lat + 2.5 * tick)], "text": [f"{length_nm} nm"], "textfont": {"size": 11, "color": "#333"},

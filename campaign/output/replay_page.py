@@ -68,7 +68,8 @@ def page(title: str, footer: str, plotly_js: str, data_json: str) -> str:
         f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n"
         f'<script type="text/javascript">{plotly_js}</script>\n</head>\n<body>\n<div id="app">\n'
         f'<header><div class="title">{html.escape(title)}</div>'
-        '<div class="clockbar"><span id="clock"></span><span id="light" class="light"></span></div></header>\n'
+        '<div class="clockbar"><span id="clock"></span><span id="light" class="light"></span></div>'
+        "</header>\n"
         '<div id="controls"><button id="play" type="button" aria-pressed="false">▶ Play</button>'
         '<button id="prev" type="button" title="previous frame (←)">◀</button>'
         '<button id="next" type="button" title="next frame (→)">▶</button>'
@@ -116,7 +117,8 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
 
   /* ---------------------------------------------------------------- ships, grouped by place */
   function unitLine(k, j, withName) {
-    var st = at(S.status, k, j), sp = at(S.speed, k, j) / 10, co = at(S.course, k, j), coal = at(S.coal, k, j);
+    var st = at(S.status, k, j), sp = at(S.speed, k, j) / 10;
+    var co = at(S.course, k, j), coal = at(S.coal, k, j);
     var parts = [];
     if (withName) parts.push(esc(U.name[j]) + " (" + esc(U.type[j].replace(/_/g, " ")) + ")");
     var what = D.statuses[st];
@@ -145,7 +147,8 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
     forces.forEach(function (f) {
       var js = byForce[f], j0 = js[0], fname = D.strings[f];
       if (js.length === 1 && fname === U.name[j0]) {
-        lines.push("<b>" + esc(U.name[j0]) + "</b> — " + esc(U.type[j0].replace(/_/g, " ")) + ", " + esc(U.nation[j0]));
+        lines.push("<b>" + esc(U.name[j0]) + "</b> — " + esc(U.type[j0].replace(/_/g, " ")) + ", " +
+                   esc(U.nation[j0]));
         lines.push(unitLine(k, j0, false));
       } else {
         lines.push("<b>" + esc(fname) + "</b> — " + js.length + (js.length > 1 ? " ships" : " ship"));
@@ -181,7 +184,8 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
       col.push(D.sides[U.side[best]].colour);
       size.push(D.sizes[U.type[best]] + Math.min(6, 1.5 * (m.length - 1)));
       var label = D.strings[h.forces[0]];
-      if (h.forces.length > 1) label += " +" + (h.forces.length - 1);
+      if (h.forces.length === 2) label += " & " + D.strings[h.forces[1]];
+      else if (h.forces.length > 2) label += " + " + (h.forces.length - 1) + " forces";
       txt.push(esc(label));
       hov.push(h.text);
       tcol.push(dark(la, lo) > 0.45 ? "#f4f4f4" : "#1a1a1a");
@@ -196,7 +200,8 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
 
   /* ---------------------------------------------------------------- wakes: the last hours of track */
   function wakeTraces(k) {
-    var t = F.t[k], xs = D.sides.map(function () { return []; }), ys = D.sides.map(function () { return []; });
+    var t = F.t[k];
+    var xs = D.sides.map(function () { return []; }), ys = D.sides.map(function () { return []; });
     for (var j = 0; j < N; j++) {
       if (at(S.status, k, j) < 0) continue;
       var px = [], py = [], lastX = null, lastY = null;
@@ -234,7 +239,7 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
     for (var r = 0; r <= rows; r++) {
       var lat = b[2] + (b[3] - b[2]) * r / rows, p = lat * RAD;
       var c = (Math.sin(h * RAD) - Math.sin(p) * Math.sin(d)) / (Math.cos(p) * Math.cos(d));
-      if (c >= 1) { west.push([lat, b[0], b[1]]); continue; }   // sun never that high: night all along the row
+      if (c >= 1) { west.push([lat, b[0], b[1]]); continue; }   // sun never that high: night all along
       if (c <= -1) continue;                                    // never that low: day all along
       var a = Math.acos(c) / RAD, dlo = ls - a, dhi = ls + a;
       if (dlo > b[0]) west.push([lat, b[0], Math.min(b[1], dlo)]);
@@ -337,7 +342,9 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
     var light = document.getElementById("light");
     light.textContent = D.phase_words[F.phase[k]];
     light.className = "light " + D.phase_names[F.phase[k]];
-    document.getElementById("slider").value = String(F.t[k]);
+    var slider = document.getElementById("slider");
+    slider.value = String(F.t[k]);
+    slider.setAttribute("aria-valuetext", F.clock[k]);
     renderPanel(k);
     gd.setAttribute("data-frame", String(k));
   }
@@ -378,10 +385,14 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
     var slider = document.getElementById("slider");
     slider.min = "0"; slider.max = String(F.t[K - 1]); slider.step = "1";
     slider.addEventListener("input", function () { pause(); render(frameAt(parseFloat(slider.value))); });
-    document.getElementById("play").addEventListener("click", function () { if (playing) pause(); else play(); });
+    document.getElementById("play").addEventListener("click", function () {
+      if (playing) pause(); else play();
+    });
     document.getElementById("prev").addEventListener("click", function () { pause(); render(cur - 1); });
     document.getElementById("next").addEventListener("click", function () { pause(); render(cur + 1); });
-    document.getElementById("speed").addEventListener("change", function () { lastWall = performance.now(); });
+    document.getElementById("speed").addEventListener("change", function () {
+      lastWall = performance.now();
+    });
     document.addEventListener("keydown", function (e) {
       var tag = (e.target && e.target.tagName) || "";
       if (tag === "SELECT" || tag === "INPUT") return;
@@ -404,7 +415,8 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
 
   window.replay = {
     render: render, play: play, pause: pause, frameAt: frameAt,
-    frameCount: K, current: function () { return cur; }, isPlaying: function () { return playing; }
+    frameCount: K, traces: TR,
+    current: function () { return cur; }, isPlaying: function () { return playing; }
   };
   setup();
 })();

@@ -20,8 +20,8 @@ ship is a shape against the sky, not a silhouette), ``twilight`` from -6 deg to 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
-from typing import Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
 
 import ephem
 import numpy as np
@@ -34,7 +34,7 @@ PHASES = ("day", "twilight", "night")
 
 def _ephem_date(when: datetime) -> ephem.Date:
     if when.tzinfo is not None:
-        when = when.astimezone(timezone.utc).replace(tzinfo=None)
+        when = when.astimezone(UTC).replace(tzinfo=None)
     return ephem.Date(when)
 
 

@@ -112,7 +112,7 @@ def build_tracks(events: Iterable[Mapping[str, Any]], start_iso: str, end_min: f
         },
         coords={
             "time": ("time", time),
-            "t_min": ("time", t, {"units": "minutes since scenario start"}),
+            "t_min": ("time", t, {"units": "min", "long_name": "minutes from the scenario start"}),
             "unit": ("unit", np.array(names, dtype=object)),
             "side": ("unit", np.array([units[n].side for n in names], dtype=object)),
             "nation": ("unit", np.array([units[n].nation for n in names], dtype=object)),

@@ -41,30 +41,30 @@ class ScenarioError(ValueError):
         super().__init__("\n".join(lines))
 
 
-def _loc(loc: tuple[Any, ...], raw: Any) -> str:
-    """A pydantic error location as a readable field path, naming forces by name where possible."""
+def _loc(loc: tuple[Any, ...], raw: Any, missing: bool) -> str:
+    """A pydantic error location as a readable field path, naming forces by name where possible.
+
+    Parts that are not keys of the file (the tags pydantic gives the members of a union, such as
+    ``sail`` or ``float``) are left out.
+    """
     out = ""
     node = raw
-    for part in loc:
+    for k, part in enumerate(loc):
+        last = k == len(loc) - 1
         if isinstance(part, int):
             out += f"[{part}]"
             if isinstance(node, list) and part < len(node):
                 node = node[part]
-                if isinstance(node, dict) and "name" in node and out.endswith(f"[{part}]") and "orders" not in out:
+                if isinstance(node, dict) and "name" in node and out.startswith("forces[") and out.count("[") == 1:
                     out += f" ({node['name']})"
             else:
                 node = None
-        else:
-            # Discriminated-union tags ("sail", "coal"…) and type tags are not fields of the file.
-            if isinstance(node, dict) and part not in node and part in _UNION_TAGS:
-                continue
-            out += f".{part}" if out else str(part)
-            node = node.get(part) if isinstance(node, dict) else None
+            continue
+        if not isinstance(node, dict) or (part not in node and not (last and missing)):
+            continue
+        out += f".{part}" if out else str(part)
+        node = node.get(part) if isinstance(node, dict) else None
     return out
-
-
-_UNION_TAGS = {"sail", "wait", "coal", "coal_from_collier", "detach", "stop", "str", "LatLon", "float",
-               "dict[str,float]", "datetime", "function-after[_positive(), union[float,literal['design','sustained','economical']]]"}
 
 
 def read_yaml(path: Path) -> Any:
@@ -101,14 +101,15 @@ def validate_form(path: Path, raw: Any) -> s.ScenarioModel:
                       " (expected sail, wait, coal, coal_from_collier, detach or stop)"
             elif err["type"] == "union_tag_not_found":
                 msg = "an order needs 'do:' (sail, wait, coal, coal_from_collier, detach or stop)"
-            faults.append(Fault(_loc(err["loc"], raw), msg))
-        # One fault per field: union members repeat themselves.
-        seen, unique = set(), []
+            faults.append(Fault(_loc(err["loc"], raw, err["type"] == "missing"), msg))
+        # One fault per field: the members of a union each give theirs ("not a number", "not one of
+        # design, sustained, economical"); they are joined.
+        merged: dict[str, list[str]] = {}
         for f in faults:
-            if f.field not in seen:
-                seen.add(f.field)
-                unique.append(f)
-        raise ScenarioError(path, unique) from None
+            msgs = merged.setdefault(f.field, [])
+            if f.fault not in msgs:
+                msgs.append(f.fault)
+        raise ScenarioError(path, [Fault(k, "; or ".join(v)) for k, v in merged.items()]) from None
 
 
 class _Resolver:
@@ -212,7 +213,7 @@ class _Resolver:
     def coal_map(self, field: str, value: Any, ships: list[Ship], what: str) -> dict[str, float]:
         names = [sh.name for sh in ships]
         cap = {sh.name: (sh.coal_capacity_t if what == "coal" else sh.cargo_coal_t) for sh in ships}
-        if value is None:
+        if value is None or not ships:  # no ships resolved: their own faults are reported
             return dict(cap)
         if isinstance(value, (int, float)):
             if len(ships) != 1:

@@ -31,9 +31,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
-UtcTime = Union[datetime, str]
+
+def _not_a_number(v: object) -> object:
+    # pydantic would read a bare number as seconds since 1970; in a scenario it is a slip.
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        raise ValueError("a UTC time such as 1914-08-04T23:00Z is wanted, not a number")
+    return v
+
+
+UtcTime = Annotated[Union[datetime, str], BeforeValidator(_not_a_number)]
 
 
 class _Strict(BaseModel):

@@ -338,7 +338,12 @@ class World:
     # -- the run --------------------------------------------------------------------------------
 
     def run(self) -> None:
+        """Run the scenario to its end and close every unit's account."""
         self.env.run(until=self.end_min)
+        self.finish()
+
+    def finish(self) -> None:
+        """At the scenario's end: settle legs and coal, and write each unit's ``end`` record."""
         for force in list(self.forces.values()):
             steaming.account_distance(self, force)
         for ship in self.ships.values():
