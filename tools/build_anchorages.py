@@ -18,6 +18,9 @@ Rules (also stated in the header of data/places.yaml):
   Kum Kale. These three are printed for the maintainer to copy; ``--write`` touches only
   ``anchorage:`` lines.
 
+* An anchorage whose source begins ``chosen:`` was placed by hand, for the reason that follows (the
+  computed water lies in a basin the 1 km shoreline cuts off from the sea); it is left as it is.
+
 Positions are rounded to 5 decimal places (about 1 m).
 """
 
@@ -44,6 +47,9 @@ CLEARANCE_NM = 0.3
 NEUTRAL_LIMIT_NM = 6.0  # Italy's neutrality limit, research places.yaml (Strait of Messina note)
 ANCHORAGE_SOURCE = "computed: nearest water at least 0.3 nm from the GSHHG shore to the reference point"
 DECIMALS = 5
+# An anchorage whose source starts so was chosen by hand (its reason follows) and is not recomputed:
+# used where the computed water is cut off from the sea in the 1 km shoreline.
+CHOSEN = "chosen:"
 
 
 def needs_anchorage(land: Land, lat: float, lon: float) -> bool:
@@ -94,6 +100,9 @@ def rewrite(text: str, anchorages: dict[str, tuple[float, float] | None]) -> str
         while i < len(lines) and (lines[i].startswith("    ") or lines[i].startswith("      ")):
             block.append(lines[i])
             i += 1
+        if name not in anchorages:  # a chosen anchorage: leave the block alone
+            out.extend(block)
+            continue
         block = [b for b in block if not b.startswith("    anchorage:")]
         point = anchorages.get(name)
         if point is not None:
@@ -124,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
 
     anchorages: dict[str, tuple[float, float] | None] = {}
     for p in raw["places"]:
+        if str((p.get("anchorage") or {}).get("source", "")).startswith(CHOSEN):
+            continue  # chosen by hand, with its reason in the file: kept as it is
         point = anchorage_for(land, p["lat"], p["lon"])
         anchorages[p["name"]] = point
         have = p.get("anchorage")

@@ -422,8 +422,8 @@ def cached_graph(land: Land, land_file: Path, routing_file: Path = ROUTING_FILE,
     if path.exists():
         try:
             return SeaGraph.load(path, land, params, passages)
-        except (OSError, ValueError, KeyError, shapely.errors.GEOSException):
-            pass  # a damaged or partial file: build afresh below
+        except Exception:  # noqa: BLE001 - any damaged or partial file is rebuilt, never trusted
+            pass
     graph = _build_with_status(land, params, passages, path)
     try:
         folder.mkdir(parents=True, exist_ok=True)

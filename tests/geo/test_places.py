@@ -157,7 +157,7 @@ def test_every_place_has_a_source_and_computed_ones_say_how() -> None:
     for place in GAZ:
         assert place.source.strip(), place.name
         if place.anchorage_source is not None:
-            assert place.anchorage_source.startswith("computed:"), place.name
+            assert place.anchorage_source.startswith(("computed:", "chosen:")), place.name
     computed = {p.name for p in GAZ if p.source.startswith("computed:")}
     assert computed == {"Off Pantelleria", "Denusa anchorage", "Dardanelles entrance"}
 
@@ -207,6 +207,8 @@ def test_anchorages_hold_the_stated_computation() -> None:
             assert place.anchorage_source is None and place.anchorage == (place.lat, place.lon), place.name
             continue
         assert place.anchorage_source is not None, place.name
+        if place.anchorage_source.startswith("chosen:"):
+            continue  # placed by hand for the reason it states (the computed water is cut off)
         want = land.nearest_sea_point(place.lat, place.lon, 0.3)
         assert place.anchorage_lat == pytest.approx(want[0], abs=2e-5), place.name
         assert place.anchorage_lon == pytest.approx(want[1], abs=2e-5), place.name

@@ -1,0 +1,45 @@
+"""Land polygons: real coastlines of the campaign area, queried in degrees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from campaign.geo.land import default_land
+
+LAND = default_land()
+
+
+@pytest.mark.parametrize("lat, lon, land", [
+    (37.75, 14.99, True),    # Mount Etna, Sicily
+    (31.0, 12.0, True),      # the Libyan desert, far from the clip edge's great circle
+    (41.9, 12.5, True),      # Rome
+    (37.0, 18.0, False),     # the Ionian Sea
+    (35.0, 18.0, False),     # between Malta and Crete
+    (40.80, 27.50, False),   # the Sea of Marmara
+    (38.24583, 15.6325, False),  # the Strait of Messina (research places.yaml reference point)
+])
+def test_known_points(lat, lon, land) -> None:
+    assert LAND.is_land(lat, lon) is land
+
+
+def test_area_and_arrays() -> None:
+    lo0, la0, lo1, la1 = LAND.bounds
+    assert lo0 <= -6 and lo1 >= 30 and la0 <= 30 and la1 >= 46  # the issue's lon -6..30, lat 30..46
+    out = LAND.is_land(np.array([37.75, 37.0]), np.array([14.99, 18.0]))
+    assert out.tolist() == [True, False]
+
+
+def test_distance_to_land() -> None:
+    # Malta lies 47-50 nm south of Capo Passero; a point midway is ~24 nm from either.
+    assert LAND.distance_to_land_nm(36.3, 14.8) == pytest.approx(24, abs=6)
+    assert LAND.distance_to_land_nm(37.75, 14.99) == 0.0
+
+
+def test_nearest_sea_point_is_clear_and_close() -> None:
+    lat, lon = LAND.nearest_sea_point(38.1833, 15.5667, 0.3)  # Messina's quay
+    assert not LAND.is_land(lat, lon)
+    assert LAND.distance_to_land_nm(lat, lon) >= 0.3 * 0.999
+    from campaign.geo import earth
+
+    assert earth.distance_nm(38.1833, 15.5667, lat, lon) < 1.0
