@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import simpy  # noqa: E402
+import simpy
 
-from campaign.geo.routing import default_router  # noqa: E402
-from campaign.scenario.loader import load_scenario  # noqa: E402
-from campaign.world.world import World  # noqa: E402
+from campaign.geo.routing import default_router
+from campaign.scenario.loader import load_scenario
+from campaign.world.world import World
 
 SCENARIO = ROOT / "scenarios" / "goeben_1914.yaml"
 

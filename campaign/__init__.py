@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["run", "load_scenario", "RunResult"]
+__all__ = ["RunResult", "load_scenario", "run"]
 
 if TYPE_CHECKING:
     from campaign.runner import RunResult, run

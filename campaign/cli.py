@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 EXIT_BAD_INPUT = 2
 COMMANDS = ("run", "validate", "route", "replay")

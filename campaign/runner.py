@@ -59,20 +59,25 @@ class RunResult:
 
     @property
     def meta(self) -> dict[str, Any]:
+        """Flat facts about the run (they go into netCDF attributes, so no nested values)."""
         sc = self.scenario
-        return {"name": sc.name, "title": sc.title, "seed": self.seed, "start": self.clock.iso(0.0),
+        meta = {"name": sc.name, "title": sc.title, "seed": self.seed, "start": self.clock.iso(0.0),
                 "end": self.clock.iso(sc.duration_min)}
+        if sc.local_time:
+            # The replay shows this clock beside UTC, also when rebuilt from summary.json alone.
+            meta["local_time_name"] = str(sc.local_time["name"])
+            meta["local_time_offset_h"] = float(sc.local_time["offset_h"])
+        return meta
 
     def write(self, outdir: str | Path) -> list[Path]:
         """Write ``events.jsonl``, ``tracks.nc``, ``summary.json``, ``replay.html`` and ``tracks.gpkg``
         into ``outdir`` (all or nothing)."""
         out = Path(outdir)
-        replay_meta = self.meta | {"local_time": dict(self.scenario.local_time)}
         writers = {
             "events.jsonl": lambda p: files.write_jsonl(p, self.events),
             "tracks.nc": lambda p: files.write_netcdf(p, self.tracks),
             "summary.json": lambda p: files.write_json(p, self.summary),
-            "replay.html": lambda p: write_replay(p, self.events, self.tracks, replay_meta),
+            "replay.html": lambda p: write_replay(p, self.events, self.tracks, self.meta),
             "tracks.gpkg": lambda p: write_tracks_gpkg(p, self.events, self.tracks),
         }
         return files.write_all(out, writers)

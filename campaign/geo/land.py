@@ -49,7 +49,7 @@ class Land:
     bounds: tuple[float, float, float, float]  # lon_min, lat_min, lon_max, lat_max
 
     @classmethod
-    def load(cls, path: Path = LAND_FILE, plane: GnomonicPlane | None = None) -> "Land":
+    def load(cls, path: Path = LAND_FILE, plane: GnomonicPlane | None = None) -> Land:
         plane = plane or GnomonicPlane()
         geoms, _ = read_layer(path, "land")
         polys = [p for g in geoms for p in shapely.get_parts(g)]

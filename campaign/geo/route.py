@@ -33,7 +33,7 @@ class Route:
         return list(zip(self.lats, self.lons))
 
     @classmethod
-    def through(cls, lats: npt.ArrayLike, lons: npt.ArrayLike, passages: tuple[str, ...] = ()) -> "Route":
+    def through(cls, lats: npt.ArrayLike, lons: npt.ArrayLike, passages: tuple[str, ...] = ()) -> Route:
         """The route through the given points, with its cumulative geodesic distances."""
         la = np.asarray(lats, dtype=float)
         lo = np.asarray(lons, dtype=float)

@@ -29,8 +29,16 @@ from shapely.geometry import box
 from campaign.geo import earth
 from campaign.geo.land import LAND_FILE, default_land
 from campaign.geo.route import Route
-from campaign.geo.seagraph import (AvoidArea, Passage, RoutingParams, SeaGraph, Variant, Vessel,
-                                   cached_graph, load_passages)
+from campaign.geo.seagraph import (
+    AvoidArea,
+    Passage,
+    RoutingParams,
+    SeaGraph,
+    Variant,
+    Vessel,
+    cached_graph,
+    load_passages,
+)
 
 __all__ = ["AvoidArea", "Passage", "Route", "RouteError", "Router", "RoutingParams", "SeaGraph", "Vessel",
            "default_router", "load_passages"]

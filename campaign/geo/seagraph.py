@@ -60,7 +60,7 @@ class RoutingParams:
     link_radius_km: float
 
     @classmethod
-    def load(cls, path: Path = ROUTING_FILE) -> "RoutingParams":
+    def load(cls, path: Path = ROUTING_FILE) -> RoutingParams:
         raw = yaml.safe_load(path.read_text())
         return cls(**{f: raw[f] for f in cls.__dataclass_fields__})
 
@@ -207,7 +207,7 @@ class _Builder:
         tree = cKDTree(xy)
         n = len(xy)
         kq = min(max(4 * k, 48), n)
-        dist, idx = tree.query(xy, k=kq, distance_upper_bound=radius_m)
+        _, idx = tree.query(xy, k=kq, distance_upper_bound=radius_m)
         valid = idx < n
         src = np.repeat(np.arange(n), kq).reshape(n, kq)
         safe = np.where(valid, idx, 0)
@@ -276,7 +276,7 @@ class SeaGraph:
         self._variants: OrderedDict[tuple, Variant] = OrderedDict()
 
     @classmethod
-    def build(cls, land: Land, params: RoutingParams, passages: tuple[Passage, ...]) -> "SeaGraph":
+    def build(cls, land: Land, params: RoutingParams, passages: tuple[Passage, ...]) -> SeaGraph:
         """Build the graph from the land, the parameters and the passages (a few seconds)."""
         b = _Builder(land, params)
         base = b.nodes()
@@ -324,7 +324,7 @@ class SeaGraph:
                                  dtype=object))
 
     @classmethod
-    def load(cls, path: Path, land: Land, params: RoutingParams, passages: tuple[Passage, ...]) -> "SeaGraph":
+    def load(cls, path: Path, land: Land, params: RoutingParams, passages: tuple[Passage, ...]) -> SeaGraph:
         """Read a graph written by ``save`` for the same land, parameters and passages."""
         with np.load(path, allow_pickle=True) as z:
             area_xy, near, obstacle = (shapely.from_wkb(b) for b in z["shapes"])

@@ -54,10 +54,12 @@ class Wait:
 
 @dataclass(frozen=True)
 class Coal:
-    """Take coal at the port the force lies in, each ship until full, ``max_t`` taken, or ``until_min``."""
+    """Take coal at the port the force lies in, each ship until full, ``max_t`` taken, ``until_min``,
+    or ``hours`` after the coaling begins."""
 
     until_min: float | None = None
     max_t: float | None = None
+    hours: float | None = None
     at_min: float | None = None
     note: str | None = None
 
@@ -66,13 +68,15 @@ class Coal:
 class CoalFromCollier:
     """Meet the collier force ``collier`` where this force lies, and coal from it.
 
-    Waits for the collier to arrive (within ``meet_radius_nm``, from data/coaling.yaml), then each
-    ship takes coal until full, ``max_t``, ``until_min`` or the collier's cargo is gone.
+    Waits for the collier to arrive (within ``meet_radius_nm``, from data/strategic_rules.yaml), then
+    each ship takes coal until full, ``max_t``, ``until_min``, ``hours`` after the coaling begins, or
+    the collier's cargo is gone.
     """
 
     collier: str
     until_min: float | None = None
     max_t: float | None = None
+    hours: float | None = None
     at_min: float | None = None
     note: str | None = None
 
@@ -83,7 +87,7 @@ class Detach:
 
     name: str
     ships: tuple[str, ...]
-    orders: tuple["Order", ...]
+    orders: tuple[Order, ...]
     at_min: float | None = None
     note: str | None = None
 

@@ -8,8 +8,9 @@ its coal follows its rate, exactly as in the world; so the tracks need nothing b
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import xarray as xr

@@ -178,7 +178,7 @@ class _Resolver:
                 self.fault(f"{f}.at", "is earlier than a time given in a previous order")
             last_t = max(last_t, at or 0.0)
 
-            def until(name: str, value: Any) -> float | None:
+            def until(name: str, value: Any, f: str = f) -> float | None:
                 if value is None or value == "full":
                     return None
                 return self.time(f"{f}.{name}", value, clock, 0.0, end_min)
@@ -195,11 +195,13 @@ class _Resolver:
                 if u is not None:
                     out.append(o.Wait(u, at, spec.note))
             elif isinstance(spec, s.CoalOrder):
-                out.append(o.Coal(until("until", spec.until), spec.max_t, at, spec.note))
+                out.append(o.Coal(until_min=until("until", spec.until), max_t=spec.max_t, hours=spec.hours,
+                                  at_min=at, note=spec.note))
             elif isinstance(spec, s.CoalFromCollierOrder):
                 if spec.collier not in force_names:
                     self.fault(f"{f}.collier", f"no force named '{spec.collier}'")
-                out.append(o.CoalFromCollier(spec.collier, until("until", spec.until), spec.max_t, at, spec.note))
+                out.append(o.CoalFromCollier(spec.collier, until_min=until("until", spec.until), max_t=spec.max_t,
+                                             hours=spec.hours, at_min=at, note=spec.note))
             elif isinstance(spec, s.DetachOrder):
                 missing = [n for n in spec.ships if n not in force_ships]
                 if missing:

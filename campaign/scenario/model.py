@@ -6,10 +6,10 @@ records, place names become points, UTC times become scenario minutes. Nothing h
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Mapping
 
 from campaign.geo.routing import AvoidArea
 from campaign.model.orders import Order, Point

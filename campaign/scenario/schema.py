@@ -41,7 +41,7 @@ def _not_a_number(v: object) -> object:
     return v
 
 
-UtcTime = Annotated[Union[datetime, str], BeforeValidator(_not_a_number)]
+UtcTime = Annotated[datetime | str, BeforeValidator(_not_a_number)]
 
 
 class _Strict(BaseModel):
@@ -60,7 +60,7 @@ Where = Union[str, LatLon]
 class SailOrder(_Strict):
     do: Literal["sail"]
     to: Where
-    speed: Union[float, Literal["design", "sustained", "economical"]] = "economical"
+    speed: float | Literal["design", "sustained", "economical"] = "economical"
     via: list[Where] = []
     at: UtcTime | None = None
     until: UtcTime | None = None
@@ -83,8 +83,9 @@ class WaitOrder(_Strict):
 
 class CoalOrder(_Strict):
     do: Literal["coal"]
-    until: Union[Literal["full"], UtcTime] = "full"
+    until: Literal["full"] | UtcTime = "full"
     max_t: float | None = Field(default=None, gt=0)
+    hours: float | None = Field(default=None, gt=0)
     at: UtcTime | None = None
     note: str | None = None
 
@@ -92,8 +93,9 @@ class CoalOrder(_Strict):
 class CoalFromCollierOrder(_Strict):
     do: Literal["coal_from_collier"]
     collier: str
-    until: Union[Literal["full"], UtcTime] = "full"
+    until: Literal["full"] | UtcTime = "full"
     max_t: float | None = Field(default=None, gt=0)
+    hours: float | None = Field(default=None, gt=0)
     at: UtcTime | None = None
     note: str | None = None
 
@@ -102,7 +104,7 @@ class DetachOrder(_Strict):
     do: Literal["detach"]
     name: str = Field(min_length=1)
     ships: list[str] = Field(min_length=1)
-    orders: list["OrderSpec"] = []
+    orders: list[OrderSpec] = []
     at: UtcTime | None = None
     note: str | None = None
 
@@ -114,7 +116,7 @@ class StopOrder(_Strict):
 
 
 OrderSpec = Annotated[
-    Union[SailOrder, WaitOrder, CoalOrder, CoalFromCollierOrder, DetachOrder, StopOrder],
+    SailOrder | WaitOrder | CoalOrder | CoalFromCollierOrder | DetachOrder | StopOrder,
     Field(discriminator="do"),
 ]
 DetachOrder.model_rebuild()
@@ -132,8 +134,8 @@ class ForceModel(_Strict):
     nation: str | None = None  # defaults to the nation of its first ship
     ships: list[str] = Field(min_length=1)
     start: Where
-    coal_t: Union[float, dict[str, float], None] = None  # default: full bunkers
-    cargo_t: Union[float, dict[str, float], None] = None  # colliers: default their full cargo
+    coal_t: float | dict[str, float] | None = None  # default: full bunkers
+    cargo_t: float | dict[str, float] | None = None  # colliers: default their full cargo
     avoid_waters: list[AvoidWaters] = []
     orders: list[OrderSpec] = []
     note: str | None = None

@@ -8,7 +8,8 @@ neutral port ends at its time limit (``data/strategic_rules.yaml``).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Generator
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 import simpy
 
@@ -26,7 +27,7 @@ class CollierTransfer:
     after firing, so later recipients wait on fresh events.
     """
 
-    def __init__(self, world: "World", collier: ShipState) -> None:
+    def __init__(self, world: World, collier: ShipState) -> None:
         self.world = world
         self.collier = collier
         self.rates: dict[str, float] = {}
@@ -79,7 +80,15 @@ class CollierTransfer:
         ev.succeed()
 
 
-def collier_departs(world: "World", force: ForceState) -> None:
+def _until(world: World, order: Coal) -> float:
+    """When a port coaling order ends at the latest: its time, or its hours from now."""
+    until = math.inf if order.until_min is None else order.until_min
+    if order.hours is not None:
+        until = min(until, world.env.now + order.hours * 60.0)
+    return until
+
+
+def collier_departs(world: World, force: ForceState) -> None:
     """A force about to sail: if it is a collier giving coal, the ships alongside cast off."""
     for ship in force.ships:
         t = world.transfers.get(ship.name)
@@ -103,7 +112,7 @@ def _end_reason(t: float, t_full: float, t_until: float, t_limit: float, max_t: 
     return "full"
 
 
-def coal_in_port(world: "World", force: ForceState, order: Coal,
+def coal_in_port(world: World, force: ForceState, order: Coal,
                  cut_min: float = math.inf) -> Generator[simpy.Event, Any, None]:
     """Coal every ship of the force in the port it lies in, in parallel."""
     from campaign.world.world import OrderImpossible
@@ -114,7 +123,7 @@ def coal_in_port(world: "World", force: ForceState, order: Coal,
     if place.coaling is None or place.coaling.facility == "none":
         raise OrderImpossible(f"{place.name} has no coal to give")
     deadline = world.port_deadline(force)
-    until = min(math.inf if order.until_min is None else order.until_min, cut_min)
+    until = min(_until(world, order), cut_min)
     if until <= world.env.now:
         world._emit_force(force, "order_skipped", order="coal in port", reason="its time had passed")
         return
@@ -127,7 +136,7 @@ def coal_in_port(world: "World", force: ForceState, order: Coal,
             yield from world.hold(force, until)
 
 
-def _coal_ship_in_port(world: "World", force: ForceState, ship: ShipState, place, max_t: float | None,
+def _coal_ship_in_port(world: World, force: ForceState, ship: ShipState, place, max_t: float | None,
                        until: float, deadline: float) -> Generator[simpy.Event, Any, None]:
     now = world.env.now
     rate = place.coaling.rate_t_per_h(ship.ship.nation)
@@ -146,7 +155,7 @@ def _coal_ship_in_port(world: "World", force: ForceState, ship: ShipState, place
                reason=_end_reason(t_end, t_full, until, deadline, max_t, need, room))
 
 
-def coal_from_collier(world: "World", force: ForceState, order: CoalFromCollier,
+def coal_from_collier(world: World, force: ForceState, order: CoalFromCollier,
                       cut_min: float = math.inf) -> Generator[simpy.Event, Any, None]:
     """Wait where the force lies for the collier, then coal every ship from her, in parallel."""
     from campaign.world.world import OrderImpossible
@@ -177,6 +186,8 @@ def coal_from_collier(world: "World", force: ForceState, order: CoalFromCollier,
             break
         if not arrived.triggered:
             raise OrderImpossible(f"{order.collier} did not come")
+    if order.hours is not None:  # counted from when the coaling begins, after the wait for her
+        until = min(until, world.env.now + order.hours * 60.0)
     transfer = world.transfers.get(collier.name)
     if transfer is None:
         transfer = CollierTransfer(world, collier)
@@ -188,7 +199,7 @@ def coal_from_collier(world: "World", force: ForceState, order: CoalFromCollier,
     yield world.env.all_of(procs)
 
 
-def _coal_ship_from_collier(world: "World", force: ForceState, ship: ShipState, transfer: CollierTransfer,
+def _coal_ship_from_collier(world: World, force: ForceState, ship: ShipState, transfer: CollierTransfer,
                             max_t: float | None, until: float) -> Generator[simpy.Event, Any, None]:
     env = world.env
     now = env.now

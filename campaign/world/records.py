@@ -7,9 +7,10 @@ needs sits in ``data``. ``Record.as_json`` gives the form written to ``events.js
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from campaign.world.clock import Clock
 

@@ -19,7 +19,7 @@ class StrategicRules:
     collier_meet_radius_nm: float
 
     @classmethod
-    def load(cls, path: Path = RULES_FILE) -> "StrategicRules":
+    def load(cls, path: Path = RULES_FILE) -> StrategicRules:
         raw = yaml.safe_load(path.read_text())
         return cls(
             neutral_stay_limit_h=float(raw["neutral_port"]["stay_limit_h"]),

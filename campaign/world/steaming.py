@@ -7,7 +7,8 @@ Coal burns at each ship's consumption curve at the leg's speed; the amount is ex
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Generator
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 import simpy
 
@@ -34,7 +35,7 @@ def resolve_speed(force: ForceState, spec: Speed) -> tuple[float, bool]:
     return (min(float(spec), cap), float(spec) > cap + 1e-9)
 
 
-def plan_route(world: "World", force: ForceState, order: Sail) -> Route:
+def plan_route(world: World, force: ForceState, order: Sail) -> Route:
     """The sea route from where the force lies through the order's ``via`` points to its goal."""
     lat, lon, _ = force.position_at(world.env.now)
     stops = [(lat, lon)] + [(p.lat, p.lon) for p in order.via] + [(order.to.lat, order.to.lon)]
@@ -56,7 +57,7 @@ def plan_route(world: "World", force: ForceState, order: Sail) -> Route:
     return Route.through(lats, lons, tuple(passages))
 
 
-def checkpoint(world: "World", force: ForceState) -> None:
+def checkpoint(world: World, force: ForceState) -> None:
     """Credit every ship with the distance run on the current leg, and restart the leg from here."""
     leg = force.leg
     if leg is None:
@@ -69,13 +70,13 @@ def checkpoint(world: "World", force: ForceState) -> None:
     force.leg = Leg(leg.route, now, leg.speed_kn, d)
 
 
-def account_distance(world: "World", force: ForceState) -> None:
+def account_distance(world: World, force: ForceState) -> None:
     """End the current leg where the force is now."""
     checkpoint(world, force)
     force.leg = None
 
 
-def releg(world: "World", force: ForceState) -> None:
+def releg(world: World, force: ForceState) -> None:
     """After a ship drops out, carry on at the speed the remaining ships allow."""
     if force.leg is None:
         return
@@ -95,7 +96,7 @@ def _route_json(route: Route) -> list[list[float]]:
     return [[round(la, 5), round(lo, 5)] for la, lo in zip(route.lats, route.lons)]
 
 
-def sail(world: "World", force: ForceState, order: Sail, next_order: Order | None = None,
+def sail(world: World, force: ForceState, order: Sail, next_order: Order | None = None,
          cut_min: float = math.inf) -> Generator[simpy.Event, Any, None]:
     """Carry out a ``Sail`` order: depart, steam, and arrive (or stop steaming at ``until_min``, or
     when the next order falls due at ``cut_min``)."""

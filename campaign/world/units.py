@@ -23,7 +23,7 @@ class ShipState:
 
     ship: Ship
     side: str
-    force: "ForceState"
+    force: ForceState
     coal_t: float
     coal_ref_min: float = 0.0
     rate_t_per_h: float = 0.0  # positive while taking coal, negative while burning

@@ -9,7 +9,8 @@ scheduled. Every change of a ship's state emits a record (``campaign.world.recor
 from __future__ import annotations
 
 import math
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 import numpy as np
 import simpy

@@ -127,3 +127,10 @@ def test_ships_cast_off_when_the_collier_sails(write_scenario) -> None:
     result = run_file(write_scenario(collier_scenario(3000.0, [("Goeben", 200.0)], collier_orders=orders)))
     end = one(result, "Goeben", "coal_end")
     assert end["reason"] == "collier sailed" and end["t_min"] == pytest.approx(30 * 60.0)
+
+
+def test_coal_for_a_number_of_hours(write_scenario) -> None:
+    sc = coal_in_port("Gloucester", "Entente", "Valletta", 200.0, [{"do": "coal", "hours": 2}])
+    end = one(run_file(write_scenario(sc)), "Gloucester", "coal_end")
+    assert end["t_min"] == pytest.approx(120.0) and end["reason"] == "ordered time"
+    assert end["taken_t"] == pytest.approx(2 * PLACES.get("Valletta").coaling.rate_t_per_h("United Kingdom"), abs=0.02)
