@@ -87,7 +87,7 @@ def test_every_name_and_aka_resolves_to_its_place() -> None:
             assert GAZ.get(name) is place
 
 
-# Place names of /work/shared/research/timeline_inputs.csv: orders copied from the research resolve.
+# Place names of research/timeline_inputs.csv: orders copied from the research resolve.
 TIMELINE_PLACES = [
     "Algiers", "Andros", "Bizerte", "Bône", "Brindisi", "Cape Malea", "Cape Matapan", "Crete (Heraklion)",
     "Dardanelles (strait reference point)", "Denusa", "Malta (Valletta)", "Messina", "Milos", "Pantelleria",
