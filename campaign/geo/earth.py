@@ -39,6 +39,9 @@ def distance_nm(lat1: float, lon1: float, lat2: float, lon2: float) -> float: ..
 def distance_nm(lat1: ArrayLike, lon1: ArrayLike, lat2: ArrayLike, lon2: ArrayLike) -> np.ndarray: ...
 def distance_nm(lat1, lon1, lat2, lon2):
     """Geodesic distance in nautical miles between two points (WGS84)."""
+    if type(lat1) is float and type(lon1) is float and type(lat2) is float and type(lon2) is float:
+        # The simulation's hot path (sighting): pyproj's own scalar call, no arrays.
+        return WGS84.inv(lon1, lat1, lon2, lat2)[2] / M_PER_NM
     (a, b, c, d), scalar = _prep(lat1, lon1, lat2, lon2)
     _, _, dist_m = WGS84.inv(b, a, d, c)
     return _out(np.asarray(dist_m) / M_PER_NM, scalar)

@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from campaign.geo import earth
+
+
+def along(lats: np.ndarray, lons: np.ndarray, dists_nm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lat, lon, course) at each distance in nm along the polyline of geodesics through the points.
+
+    Distances are clamped to the route's ends; course is the forward azimuth at the point, degrees.
+    """
+    lats = np.asarray(lats, dtype=float)
+    lons = np.asarray(lons, dtype=float)
+    d = np.asarray(dists_nm, dtype=float)
+    if lats.size < 2:
+        z = np.zeros_like(d)
+        return z + lats[0], z + lons[0], z
+    az, seg = earth.inverse(lats[:-1], lons[:-1], lats[1:], lons[1:])
+    az, seg = np.atleast_1d(az), np.atleast_1d(seg)
+    cum = np.concatenate([[0.0], np.cumsum(seg)])
+    d = np.clip(d, 0.0, cum[-1])
+    i = np.clip(np.searchsorted(cum, d, side="right") - 1, 0, len(seg) - 1)
+    lat, lon = earth.forward(lats[i], lons[i], az[i], d - cum[i])
+    lat, lon = np.atleast_1d(lat), np.atleast_1d(lon)
+    course, _ = earth.inverse(lat, lon, lats[i + 1], lons[i + 1])
+    course = np.where(d < cum[i + 1] - 1e-9, np.atleast_1d(course), az[i])
+    return lat, lon, course
 
 
 @dataclass(frozen=True)
@@ -45,13 +69,17 @@ class Route:
         return cls(tuple(la.tolist()), tuple(lo.tolist()), tuple(cum.tolist()), passages,
                    tuple(np.atleast_1d(az).tolist()))
 
+    def positions_at(self, dists_nm: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(lats, lons, courses) at many distances along the route at once (vectorised)."""
+        return along(np.asarray(self.lats), np.asarray(self.lons), np.asarray(dists_nm, dtype=float))
+
     def position_at(self, dist_nm: float) -> tuple[float, float, float]:
         """(lat, lon, course in degrees) after ``dist_nm`` along the route (clamped to its ends)."""
         cum = self.cum_nm
         if len(cum) < 2 or cum[-1] <= 0.0:
             return self.lats[0], self.lons[0], 0.0
         d = min(max(dist_nm, 0.0), cum[-1])
-        i = int(np.searchsorted(cum, d, side="right")) - 1
+        i = bisect.bisect_right(cum, d) - 1
         i = min(max(i, 0), len(cum) - 2)
         while i < len(cum) - 2 and cum[i + 1] - cum[i] <= 0.0:
             i += 1

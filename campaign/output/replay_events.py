@@ -143,6 +143,17 @@ def _order_skipped(r: Rec) -> str:
     return f"skips '{r.get('order', '?')}': {r.get('reason', '?')}"
 
 
+def _sighting(r: Rec) -> str:
+    seen = r.get("recognised")
+    what = ", ".join(seen) if isinstance(seen, list) else str(seen or "something")
+    verb = "sights" if r.get("previous") == "none" else "makes out"
+    return f"{verb} {what} at {num(r.get('range_nm'))} nm, bearing {num(r.get('bearing_deg'))}"
+
+
+def _contact_lost(r: Rec) -> str:
+    return f"loses sight of the enemy at {num(r.get('range_nm'))} nm"
+
+
 def _start(r: Rec) -> str:
     state = STATUS_WORDS.get(str(r.get("status")), str(r.get("status", "")))
     return f"{state} at {where(r)} with {num(r.get('coal_t'))} t of coal"
@@ -154,6 +165,8 @@ def _end(r: Rec) -> str:
 
 
 PHRASES: Mapping[str, Phrase] = MappingProxyType({
+    "sighting": _sighting,
+    "contact_lost": _contact_lost,
     "depart": _depart,
     "arrive": _arrive,
     "coal_start": _coal_start,

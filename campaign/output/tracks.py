@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from campaign.output.positions import along
+from campaign.geo.route import along
 from campaign.world.units import STATUSES
 
 # Sample every 10 minutes: a ship at 25 knots moves about 4 nm between samples, well inside the

@@ -73,7 +73,10 @@ def checkpoint(world: World, force: ForceState) -> None:
 def account_distance(world: World, force: ForceState) -> None:
     """End the current leg where the force is now."""
     checkpoint(world, force)
+    was_moving = force.leg is not None
     force.leg = None
+    if was_moving:
+        world.moved(force)
 
 
 def releg(world: World, force: ForceState) -> None:
@@ -85,6 +88,7 @@ def releg(world: World, force: ForceState) -> None:
         return
     checkpoint(world, force)
     force.leg.speed_kn = speed
+    world.moved(force)
     for ship in force.active_ships():
         world.set_status(ship, "underway", -float(ship.ship.consumption.t_per_h(speed)))
         world.emit(ship, "speed_change", route=_route_json(force.leg.route),
@@ -117,6 +121,7 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
     force.pending_notice = None
     force.speed_order = order.speed
     force.leg = Leg(route, env.now, speed)
+    world.moved(force)
     for ship in force.active_ships():
         world.set_status(ship, "underway", -float(ship.ship.consumption.t_per_h(speed)))
         world.emit(ship, "depart", origin=origin, to=order.to.label(), dest_lat=round(order.to.lat, 6),

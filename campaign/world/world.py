@@ -21,6 +21,9 @@ from campaign.model.orders import Coal, CoalFromCollier, Detach, Order, Point, S
 from campaign.scenario.model import ForceSpec, Scenario
 from campaign.world import coaling, steaming
 from campaign.world.clock import Clock
+from campaign.world.conditions import default_conditions
+from campaign.world.contacts import Contacts
+from campaign.world.sighting import Conditions, SightingRules
 from campaign.world.records import Recorder
 from campaign.world.rules import StrategicRules, default_rules
 from campaign.world.units import ForceState, ShipState
@@ -40,7 +43,8 @@ class World:
     """The truth of one run: forces, ships, ports, the clock and the record stream."""
 
     def __init__(self, scenario: Scenario, seed: int, *, router: Router | None = None,
-                 places: Gazetteer | None = None, rules: StrategicRules | None = None) -> None:
+                 places: Gazetteer | None = None, rules: StrategicRules | None = None,
+                 conditions: Conditions | None = None, sighting_rules: SightingRules | None = None) -> None:
         self.scenario = scenario
         self.seed = seed
         self.env = simpy.Environment()
@@ -56,6 +60,7 @@ class World:
         self.ships: dict[str, ShipState] = {}
         self.transfers: dict[str, coaling.CollierTransfer] = {}
         self.collier_waiters: list[tuple[ForceState, ForceState, simpy.Event]] = []
+        self.contacts = Contacts(self, conditions or default_conditions(self), sighting_rules)
         for spec in scenario.forces:
             self._add_force(spec)
 
@@ -78,7 +83,12 @@ class World:
             self.set_all(force, "waiting")
         for st in force.ships:
             self.emit(st, "start", note=spec.note)
+        self.moved(force)
         self.env.process(self.follow_orders(force))
+
+    def moved(self, force: ForceState) -> None:
+        """A force's motion may have changed (a leg begun, ended or re-planned): tell the eyes."""
+        self.contacts.moved(force)
 
     # -- places and politics --------------------------------------------------------------------
 
@@ -280,6 +290,9 @@ class World:
         self.forces[name] = lone
         ship.status = "out_of_coal"
         self.emit(ship, "out_of_coal", was_in=force.name, order=force.current_order or None)
+        self.moved(lone)
+        if not force.active_ships():
+            self.contacts.gone(force)
 
     def neutral_limit(self, force: ForceState, *, staying: bool = False) -> None:
         """A force's time in a neutral port is up (Hague XIII, Arts. 12 and 24)."""
@@ -313,6 +326,8 @@ class World:
         self.forces[new.name] = new
         for ship in leaving:
             self.emit(ship, "detach", was_in=force.name, note=order.note)
+        self.moved(new)
+        self.moved(force)
         self.env.process(self.follow_orders(new))
 
     # -- collier meetings -----------------------------------------------------------------------

@@ -1,0 +1,405 @@
+"""The light a ship has at a place and time: day, twilight, moonlit night or dark night.
+
+Sighting and gunnery read the state (seed 004, Jane: "Clear daylight sighting 10 miles, moonlit night
+about 5 miles, dark nights 1,000 yards or less"); the thresholds and their sources are in
+``data/light.yaml`` (:class:`LightRules`).
+
+Method. ``ephem`` (offline; 1914 is well inside its range) gives, once per instant, the apparent
+geocentric right ascension and declination of the sun and the moon, the moon's distance and lit
+fraction, and Greenwich apparent sidereal time. Each body then has a *sub-point*, the place where it
+stands in the zenith (latitude = declination, longitude = right ascension less sidereal time), and numpy
+gives its altitude anywhere by spherical trigonometry:
+
+    sin(alt) = sin(lat) sin(dec) + cos(lat) cos(dec) cos(lon - lon_sub)
+
+That is the geometric altitude of the centre seen from the Earth's centre along the local vertical
+(``lat`` geodetic), which for the sun (parallax 8.8") is the altitude seen from the ship. The moon is
+60 Earth radii away, and its horizontal parallax ``p`` (about 0.95 deg) lowers it as seen from the
+surface: topocentric ``alt' = atan2(sin(alt) - sin(p), cos(alt))``, exact for a spherical Earth, which is
+``alt - p cos(alt)`` to first order. (The Earth's flattening shifts the observer off the vertical by up to
+0.19 deg; its effect on the moon's altitude is below 0.3'.) Refraction is not in the altitudes: it is
+folded into the thresholds, as almanacs do, so the altitudes are geometric and the states change at the
+almanac's sunrise, civil twilight and moonrise.
+
+Cost: an instant costs one ephem computation of each body (a few tens of microseconds, the moon being
+the dearer); altitudes over arrays of places for that instant are numpy. No ephem object outlives a
+call, so nothing here is shared or mutable between calls.
+
+Changes of state (:func:`next_change`, :func:`next_change_along`) are found, not polled: the state is
+sampled every :data:`SEARCH_STEP` to bracket the first change, and the crossing is solved with
+``scipy.optimize.brentq`` on the altitude (or lit-fraction) function that changed sign, to well under a
+second. The returned instant is the first at which the new state holds (it is at most
+:data:`CROSSING_TOL` after the exact crossing), so sighting code can split time into intervals of
+constant light: ``[t0, t) [t, ...)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import ephem
+import numpy as np
+import numpy.typing as npt
+import yaml
+from scipy.optimize import brentq
+
+from campaign.paths import DATA_DIR
+
+LIGHT_FILE = DATA_DIR / "light.yaml"
+
+STATES = ("day", "twilight", "moonlit_night", "dark_night")
+NIGHT_STATES = frozenset(STATES[2:])
+SUN_STATES = ("day", "twilight", "night")  # the sun's part of the rule, for the replay's shading
+
+# Sampling step of the change search. The shortest time between two crossings of one threshold by one
+# body's altitude is many hours at Mediterranean latitudes (a body crosses a given altitude once rising
+# and once setting), so a step of minutes cannot step over a pair; crossings of different thresholds
+# inside one step are all solved (see _refine). Ten minutes costs 144 samples a day, mostly of the sun
+# alone (the moon is computed only at night).
+SEARCH_STEP = timedelta(minutes=10)
+# brentq's tolerance on the crossing, seconds: the change is reported within twice this after it happens.
+CROSSING_TOL = timedelta(seconds=0.25)
+
+_EPHEM_EPOCH = datetime(1899, 12, 31, 12, tzinfo=UTC)  # ephem.Date(0): Dublin Julian day 0
+_SECONDS_PER_DAY = 86400.0
+
+# The altitude formula is written once and run either on Python floats (math: a scalar call stays at a
+# few microseconds) or on arrays (numpy).
+_MATH = SimpleNamespace(sin=math.sin, cos=math.cos, asin=math.asin, atan2=math.atan2,
+                        radians=math.radians, degrees=math.degrees,
+                        clip=lambda x, lo, hi: min(max(x, lo), hi))
+_NUMPY = SimpleNamespace(sin=np.sin, cos=np.cos, asin=np.arcsin, atan2=np.arctan2,
+                         radians=np.radians, degrees=np.degrees, clip=np.clip)
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+
+@dataclass(frozen=True)
+class LightRules:
+    """Thresholds of the light states (``data/light.yaml``, where each has its source and reason).
+
+    Altitudes in degrees of the body's centre, geometric; topocentric for the moon.
+    """
+
+    sunrise_alt_deg: float
+    civil_twilight_alt_deg: float
+    moonrise_alt_deg: float
+    moonlit_min_illumination: float
+
+    def __post_init__(self) -> None:
+        if not self.civil_twilight_alt_deg < self.sunrise_alt_deg:
+            raise ValueError("civil twilight must begin below the sunrise altitude")
+        if not 0.0 <= self.moonlit_min_illumination <= 1.0:
+            raise ValueError("moonlit_min_illumination is a fraction of the disc, 0..1")
+
+    @classmethod
+    def load(cls, path: Path = LIGHT_FILE) -> LightRules:
+        raw = yaml.safe_load(path.read_text())
+        return cls(
+            sunrise_alt_deg=float(raw["sun"]["sunrise_alt_deg"]),
+            civil_twilight_alt_deg=float(raw["sun"]["civil_twilight_alt_deg"]),
+            moonrise_alt_deg=float(raw["moon"]["moonrise_alt_deg"]),
+            moonlit_min_illumination=float(raw["moon"]["moonlit_min_illumination"]),
+        )
+
+
+@functools.cache
+def default_light_rules() -> LightRules:
+    """The rules of ``data/light.yaml`` (read once; the record is immutable)."""
+    return LightRules.load()
+
+
+# ------------------------------------------------------------------------------------ ephemeris
+
+
+def _ephem_date(when: datetime) -> float:
+    """ephem's date (days since 1899-12-31 12:00 UT) of a timezone-aware datetime."""
+    if when.tzinfo is None:
+        raise ValueError(f"naive datetime {when.isoformat()}: pass a timezone-aware UTC time")
+    return (when - _EPHEM_EPOCH).total_seconds() / _SECONDS_PER_DAY
+
+
+def _gast_rad(date: float) -> float:
+    """Greenwich apparent sidereal time, radians (ephem: mean sidereal time plus nutation)."""
+    greenwich = ephem.Observer()  # lat = lon = 0
+    greenwich.date = date
+    return float(greenwich.sidereal_time())
+
+
+def _wrap_deg(lon: float) -> float:
+    return (lon + 180.0) % 360.0 - 180.0
+
+
+def _sun_sub(date: float, gast: float | None = None) -> tuple[float, float]:
+    """(sub-solar lat, lon) in degrees; ``gast`` (radians) if already known for ``date``."""
+    sun = ephem.Sun()
+    sun.compute(date)  # no observer: the apparent geocentric place
+    gast = _gast_rad(date) if gast is None else gast
+    return math.degrees(float(sun.g_dec)), _wrap_deg(math.degrees(float(sun.g_ra) - gast))
+
+
+def _moon_sub(date: float, gast: float | None = None) -> tuple[float, float, float, float]:
+    """(sub-lunar lat, lon, horizontal parallax) in degrees and the lit fraction, 0..1."""
+    moon = ephem.Moon()
+    moon.compute(date)
+    gast = _gast_rad(date) if gast is None else gast
+    sin_parallax = ephem.earth_radius / (float(moon.earth_distance) * ephem.meters_per_au)
+    return (math.degrees(float(moon.g_dec)), _wrap_deg(math.degrees(float(moon.g_ra) - gast)),
+            math.degrees(math.asin(sin_parallax)), float(moon.moon_phase))
+
+
+def _sky(date: float) -> tuple[tuple[float, float], tuple[float, float, float, float]]:
+    """The sun's and the moon's sub-points at one instant, sharing the sidereal time."""
+    gast = _gast_rad(date)
+    return _sun_sub(date, gast), _moon_sub(date, gast)
+
+
+def subsolar_point(when: datetime) -> tuple[float, float]:
+    """(lat, lon) in degrees of the point where the sun's centre is in the zenith at ``when``.
+
+    Latitude is the sun's apparent geocentric declination; longitude its right ascension less Greenwich
+    apparent sidereal time, wrapped to [-180, 180).
+    """
+    return _sun_sub(_ephem_date(when))
+
+
+def sublunar_point(when: datetime) -> tuple[float, float, float]:
+    """(lat, lon, horizontal parallax) in degrees: where the moon's centre is in the zenith at ``when``
+    (seen from the Earth's centre), and the parallax that lowers it for an observer on the surface."""
+    lat, lon, parallax, _ = _moon_sub(_ephem_date(when))
+    return lat, lon, parallax
+
+
+def moon_illumination(when: datetime) -> float:
+    """Fraction of the moon's disc lit by the sun at ``when``, 0 (new) to 1 (full); ephem's
+    ``moon_phase``, seen from the Earth's centre (it changes by under 1e-4 across the Earth)."""
+    return _moon_sub(_ephem_date(when))[3]
+
+
+# ------------------------------------------------------------------------------------- altitudes
+
+
+def _is_scalar(*values: Any) -> bool:
+    return all(type(v) is float or type(v) is int or np.ndim(v) == 0 for v in values)
+
+
+def _altitude(lat: Any, lon: Any, sub_lat: Any, sub_lon: Any, parallax_deg: float, m: Any) -> Any:
+    la, sla = m.radians(lat), m.radians(sub_lat)
+    s = m.sin(la) * m.sin(sla) + m.cos(la) * m.cos(sla) * m.cos(m.radians(lon) - m.radians(sub_lon))
+    s = m.clip(s, -1.0, 1.0)
+    if parallax_deg == 0.0:
+        return m.degrees(m.asin(s))
+    # Seen from the surface, one Earth radius up the vertical: sin(alt) less sin(p), cos(alt) unchanged
+    # in units of the body's distance. cos(alt) = sqrt(1 - s^2) >= 0 since |alt| <= 90 deg.
+    c = (1.0 - s * s) ** 0.5
+    return m.degrees(m.atan2(s - math.sin(math.radians(parallax_deg)), c))
+
+
+def altitude_from_subpoint(lat: npt.ArrayLike, lon: npt.ArrayLike, sub_lat: npt.ArrayLike,
+                           sub_lon: npt.ArrayLike, parallax_deg: float = 0.0) -> Any:
+    """Geometric altitude of a body's centre, degrees, at (lat, lon) given its sub-point (degrees).
+
+    ``parallax_deg`` is the body's horizontal parallax (the moon's from :func:`sublunar_point`; 0 for the
+    sun), which makes the altitude topocentric. Scalars give a float, arrays an array (broadcast).
+    """
+    if _is_scalar(lat, lon, sub_lat, sub_lon):
+        scalars = (float(lat), float(lon), float(sub_lat), float(sub_lon))  # type: ignore[arg-type]
+        return float(_altitude(*scalars, parallax_deg, _MATH))
+    arrays = [np.asarray(v, dtype=float) for v in (lat, lon, sub_lat, sub_lon)]
+    return _altitude(*arrays, parallax_deg, _NUMPY)
+
+
+def sun_altitude_deg(lat: npt.ArrayLike, lon: npt.ArrayLike, when: datetime) -> Any:
+    """Geometric altitude of the sun's centre, degrees, at a place or an array of places (lat, lon in
+    degrees) at one UTC time. No refraction (the thresholds in ``data/light.yaml`` carry it)."""
+    sub_lat, sub_lon = subsolar_point(when)
+    return altitude_from_subpoint(lat, lon, sub_lat, sub_lon)
+
+
+def moon_altitude_deg(lat: npt.ArrayLike, lon: npt.ArrayLike, when: datetime) -> Any:
+    """Geometric topocentric altitude of the moon's centre, degrees, at a place or an array of places
+    at one UTC time: the geocentric altitude lowered by the moon's parallax (about 1 deg; see the
+    module's docstring). No refraction."""
+    sub_lat, sub_lon, parallax = sublunar_point(when)
+    return altitude_from_subpoint(lat, lon, sub_lat, sub_lon, parallax)
+
+
+# ------------------------------------------------------------------------------------- the rule
+
+
+def sun_state_code(sun_alt_deg: Any, rules: LightRules | None = None) -> Any:
+    """Index into :data:`SUN_STATES` (0 day, 1 twilight, 2 night) for an altitude or an array of them.
+
+    Day from the sunrise altitude up, twilight from civil twilight up to it, night below.
+    """
+    r = rules or default_light_rules()
+    return 2 - (sun_alt_deg >= r.civil_twilight_alt_deg) - (sun_alt_deg >= r.sunrise_alt_deg)
+
+
+def state_code(sun_alt_deg: Any, moon_alt_deg: Any, moon_illum: Any, rules: LightRules | None = None) -> Any:
+    """Index into :data:`STATES` for altitudes (degrees; scalars or arrays) and the moon's lit fraction.
+
+    Night (sun below civil twilight) is moonlit while the moon is up (topocentric centre at or above
+    the moonrise altitude) and at least ``moonlit_min_illumination`` lit; dark otherwise.
+    """
+    r = rules or default_light_rules()
+    sun = sun_state_code(sun_alt_deg, r)
+    moonlit = (moon_alt_deg >= r.moonrise_alt_deg) & (moon_illum >= r.moonlit_min_illumination)
+    return sun + (sun == 2) * (1 - moonlit)
+
+
+@dataclass(frozen=True, slots=True)
+class Light:
+    """The light at one place and time.
+
+    ``state`` is one of :data:`STATES`; altitudes are geometric, of the centre, in degrees (the moon's
+    topocentric); ``moon_illumination`` is the lit fraction of the disc, 0..1.
+    """
+
+    state: str
+    sun_alt_deg: float
+    moon_alt_deg: float
+    moon_illumination: float
+
+    @property
+    def is_night(self) -> bool:
+        return self.state in NIGHT_STATES
+
+
+def light_at(lat: float, lon: float, when: datetime, rules: LightRules | None = None) -> Light:
+    """The light at a place (degrees) and a timezone-aware UTC time (rules: ``data/light.yaml``)."""
+    (sun_lat, sun_lon), (moon_lat, moon_lon, parallax, illum) = _sky(_ephem_date(when))
+    sun_alt = altitude_from_subpoint(lat, lon, sun_lat, sun_lon)
+    moon_alt = altitude_from_subpoint(lat, lon, moon_lat, moon_lon, parallax)
+    return Light(STATES[state_code(sun_alt, moon_alt, illum, rules)], sun_alt, moon_alt, illum)
+
+
+def light_states(lat: npt.ArrayLike, lon: npt.ArrayLike, when: datetime,
+                 rules: LightRules | None = None) -> np.ndarray:
+    """The light state (a string of :data:`STATES`) at each of an array of places at one UTC time.
+
+    The ephemeris is computed once; the places are numpy. Equal to :func:`light_at` place by place.
+    """
+    (sun_lat, sun_lon), (moon_lat, moon_lon, parallax, illum) = _sky(_ephem_date(when))
+    la, lo = np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
+    sun_alt = _altitude(la, lo, sun_lat, sun_lon, 0.0, _NUMPY)
+    moon_alt = _altitude(la, lo, moon_lat, moon_lon, parallax, _NUMPY)
+    return np.asarray(STATES)[state_code(sun_alt, moon_alt, illum, rules)]
+
+
+# ----------------------------------------------------------------------------- changes of state
+
+
+Position = tuple[float, float]
+
+
+class _Probe:
+    """The light along a track, as functions of seconds after ``t0`` (for bracketing and brentq).
+
+    Holds no ephem object; each evaluation computes what it needs (the moon only at night).
+    """
+
+    def __init__(self, position_fn: Callable[[datetime], Position] | None, fixed: Position | None,
+                 t0: datetime, rules: LightRules) -> None:
+        self.position_fn, self.fixed, self.t0, self.rules = position_fn, fixed, t0, rules
+        self.date0 = _ephem_date(t0)
+
+    def _where(self, x: float) -> Position:
+        if self.fixed is not None:
+            return self.fixed
+        assert self.position_fn is not None
+        lat, lon = self.position_fn(self.t0 + timedelta(seconds=x))
+        return float(lat), float(lon)
+
+    def sun_alt(self, x: float) -> float:
+        lat, lon = self._where(x)
+        sub_lat, sub_lon = _sun_sub(self.date0 + x / _SECONDS_PER_DAY)
+        return _altitude(lat, lon, sub_lat, sub_lon, 0.0, _MATH)
+
+    def moon(self, x: float) -> tuple[float, float]:
+        lat, lon = self._where(x)
+        sub_lat, sub_lon, parallax, illum = _moon_sub(self.date0 + x / _SECONDS_PER_DAY)
+        return _altitude(lat, lon, sub_lat, sub_lon, parallax, _MATH), illum
+
+    def state(self, x: float) -> int:
+        sun_alt = self.sun_alt(x)
+        sun = sun_state_code(sun_alt, self.rules)
+        if sun < 2:  # by day and in twilight the moon does not matter: spare its ephemeris
+            return int(sun)
+        return int(state_code(sun_alt, *self.moon(x), self.rules))
+
+    def margin(self, k: int, x: float) -> float:
+        """Signed distance past threshold ``k`` (>= 0 on the upper side) at ``x``: 0 the sun to the
+        sunrise altitude, 1 the sun to civil twilight, 2 the moon to moonrise, 3 the lit fraction to the
+        moonlit minimum."""
+        r = self.rules
+        if k < 2:
+            return self.sun_alt(x) - (r.sunrise_alt_deg, r.civil_twilight_alt_deg)[k]
+        moon_alt, illum = self.moon(x)
+        return moon_alt - r.moonrise_alt_deg if k == 2 else illum - r.moonlit_min_illumination
+
+
+def _refine(probe: _Probe, a: float, b: float, before: int) -> float:
+    """The first instant in (a, b] at which the state differs from ``before`` (seconds after t0).
+
+    Every threshold function that changes side between a and b is solved with brentq; the crossings are
+    taken in time order and the first that changes the state wins (a moonrise by day changes nothing).
+    """
+    tol = CROSSING_TOL.total_seconds()
+    roots = []
+    for k in range(4):
+        if (probe.margin(k, a) >= 0.0) != (probe.margin(k, b) >= 0.0):
+            roots.append(brentq(lambda x, k=k: probe.margin(k, x), a, b, xtol=tol, rtol=1e-12))
+    for root in sorted(roots):
+        after = min(root + tol, b)
+        if probe.state(after) != before:
+            return after
+    return b
+
+
+def next_change_along(position_fn: Callable[[datetime], Position], t0: datetime, t1: datetime, *,
+                      rules: LightRules | None = None, step: timedelta = SEARCH_STEP) -> datetime | None:
+    """The first instant in (t0, t1] at which the light state at a moving point changes, or None.
+
+    ``position_fn(datetime) -> (lat, lon)`` in degrees, defined on [t0, t1] and continuous. The state is
+    sampled every ``step`` to bracket the change, which is then solved with brentq; the instant returned
+    is the first at which the new state holds, at most 2 x :data:`CROSSING_TOL` after the exact crossing.
+    Two crossings of one threshold closer together than ``step`` (a body grazing an altitude) could be
+    missed; at Mediterranean latitudes they do not occur.
+    """
+    return _next_change(_Probe(position_fn, None, t0, rules or default_light_rules()), t0, t1, step)
+
+
+def next_change(lat: float, lon: float, t0: datetime, t1: datetime, *, rules: LightRules | None = None,
+                step: timedelta = SEARCH_STEP) -> datetime | None:
+    """The first instant in (t0, t1] at which the light state at a fixed place changes, or None.
+
+    As :func:`next_change_along` for a point that stays at (lat, lon), degrees.
+    """
+    return _next_change(_Probe(None, (float(lat), float(lon)), t0, rules or default_light_rules()),
+                        t0, t1, step)
+
+
+def _next_change(probe: _Probe, t0: datetime, t1: datetime, step: timedelta) -> datetime | None:
+    span = (t1 - t0).total_seconds()
+    step_s = step.total_seconds()
+    if step_s <= 0.0:
+        raise ValueError("step must be positive")
+    if span <= 0.0:
+        return None
+    n = math.ceil(span / step_s)
+    a, before = 0.0, probe.state(0.0)
+    for i in range(1, n + 1):
+        b = min(i * step_s, span)
+        if probe.state(b) != before:
+            return t0 + timedelta(seconds=_refine(probe, a, b, before))
+        a = b
+    return None

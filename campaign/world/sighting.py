@@ -1,0 +1,395 @@
+"""Sighting: who sees whom, and when, predicted from the forces' legs and scheduled — never polled.
+
+For every ordered pair of hostile forces (observer, target) the model keeps a contact state (not in
+sight; smoke; ships; recognised) and the time of the next change of that state, found exactly:
+
+* Between *breakpoints* — a waypoint passed or a leg ended by either force, or a change of the light
+  or the weather at the observer — both forces steam along single geodesics at constant speed (or lie
+  still) and the sighting ranges are constant. The distance between them is then, to well within a
+  yard, a convex function of time (the norm of an affine function in the gnomonic plane), so the first
+  time it falls below a range is found by minimising it over the window and bisecting (Brent) before
+  the minimum, and the first time it rises above a range by bisecting between the window's ends.
+* Far apart, the search jumps ahead by the time the forces need to close to the longest possible
+  range at their combined speed ("conservative advancement"), so distant pairs cost one distance each.
+
+A prediction is made when a force's motion changes (a leg starts, ends or changes speed) and
+scheduled as a SimPy timeout. SimPy cannot cancel a timeout, so each carries the versions of the two
+motions it was made from, and a stale one does nothing when it fires.
+
+Ranges come from ``data/sighting.yaml``: Jane's ranges by light for a capital ship, smoke by day
+(1905 rules, Table I), a size factor, recognition nearer than first sight, and Jane's even chance of
+not sighting until 500 yards nearer (drawn once per approach from the run's "sighting" generator).
+Detection and recognition are distinct, and each side sights the other independently.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+import numpy as np
+import shapely
+import yaml
+from scipy.optimize import brentq
+
+from campaign.geo import earth
+from campaign.geo.seagraph import PLANE_STRETCH_MAX
+from campaign.model.ships import Ship
+from campaign.paths import DATA_DIR
+from campaign.world.motion import Motion, bearing_deg, distance_nm
+
+SIGHTING_FILE = DATA_DIR / "sighting.yaml"
+LIGHTS = ("day", "twilight", "moonlit_night", "dark_night")
+LEVELS = ("none", "smoke", "ships", "recognised")
+
+# Times are solved to this tolerance, minutes (0.06 s): far below any record's resolution.
+T_TOL_MIN = 1e-3
+# Forces out of sight of each other are screened at this step, minutes: the search then looks
+# exactly only where, at their combined speed, they could have come within sight between two steps.
+SCREEN_STEP_MIN = 30.0
+# A crossing is taken this far beyond its range, nm (20 cm), so that the level read just after an
+# event is the new one and rounding cannot make a contact flicker.
+HYSTERESIS_NM = 1e-4
+# Ranges are read this long after a window's start, minutes, so that a change of light or weather at
+# the start belongs to the window it opens.
+AFTER_MIN = 1e-6
+
+
+@dataclass(frozen=True)
+class SightingRules:
+    """The ranges of ``data/sighting.yaml``."""
+
+    hull_range_nm: Mapping[str, float]
+    smoke_range_nm: Mapping[str, float]
+    smoke_per_extra_ship: float
+    smoke_cap_factor: float
+    reference_displacement_t: float
+    size_exponent: float
+    size_factor_min: float
+    size_factor_max: float
+    recognition_fraction: float
+    miss_chance: float
+    miss_distance_nm: float
+
+    @classmethod
+    def load(cls, path: Path = SIGHTING_FILE) -> "SightingRules":
+        raw = yaml.safe_load(path.read_text())
+        return cls(**{f: raw[f] for f in cls.__dataclass_fields__})
+
+    def size_factor(self, displacement_t: float) -> float:
+        f = (displacement_t / self.reference_displacement_t) ** self.size_exponent
+        return min(max(f, self.size_factor_min), self.size_factor_max)
+
+    def ranges(self, target: Sequence[Ship], light: str, visibility: float, missed: bool) -> tuple[float, float, float]:
+        """(smoke, hull, recognition) ranges in nm at which ``target`` is seen in this light and visibility.
+
+        The hull range is the largest ship's; smoke grows with the number of ships; a "missed" approach
+        (Jane's even chance) shortens each by 500 yards.
+        """
+        size = max(self.size_factor(s.displacement_t) for s in target)
+        hull = self.hull_range_nm[light] * size * visibility
+        n = len(target)
+        smoke = self.smoke_range_nm[light] * min(1.0 + self.smoke_per_extra_ship * (n - 1), self.smoke_cap_factor)
+        smoke *= visibility
+        recognise = hull * self.recognition_fraction
+        if missed:
+            hull, smoke, recognise = (max(r - self.miss_distance_nm, 0.0) for r in (hull, smoke, recognise))
+        return smoke, hull, recognise
+
+    def max_range_nm(self) -> float:
+        """No force is ever seen farther than this (clear weather, the best light, the biggest smoke)."""
+        return max(max(self.smoke_range_nm.values()) * self.smoke_cap_factor,
+                   max(self.hull_range_nm.values()) * self.size_factor_max)
+
+
+@functools.cache
+def default_sighting_rules() -> SightingRules:
+    return SightingRules.load()
+
+
+class Conditions(Protocol):
+    """Light and weather as an observer meets them (see ``campaign.world.conditions``)."""
+
+    def light(self, lat: float, lon: float, t_min: float) -> str: ...
+
+    def visibility(self, lat: float, lon: float, t_min: float) -> float: ...
+
+    def changes(self, motion: Motion, t0: float, t1: float) -> list[float]: ...
+
+
+@dataclass
+class PairState:
+    level: int = 0  # index into LEVELS
+    episode: int = 0
+    missed: bool | None = None  # Jane's draw for the current approach, made when first needed
+    token: int = 0  # bumped at every new prediction; a firing timeout with an older token is stale
+
+
+@dataclass(frozen=True)
+class Event:
+    t_min: float
+    level: int  # the level the pair reaches at t_min
+    range_nm: float
+
+
+class SightingModel:
+    """Contact states of every hostile pair of forces, and their next changes, kept in a SimPy env."""
+
+    def __init__(self, env, rules: SightingRules, conditions: Conditions, rng: np.random.Generator,
+                 end_min: float, *, hostile: Callable[[str, str], bool],
+                 ships_of: Callable[[str], Sequence[Ship]],
+                 on_change: Callable[[str, str, int, int, Mapping[str, Any]], None]) -> None:
+        self.env = env
+        self.rules = rules
+        self.conditions = conditions
+        self.rng = rng
+        self.end_min = end_min
+        self.hostile = hostile
+        self.ships_of = ships_of
+        self.on_change = on_change
+        self.motions: dict[str, Motion] = {}
+        self.pairs: dict[tuple[str, str], PairState] = {}
+        self.r_max = rules.max_range_nm()
+        self.evaluations = 0  # distances computed: the model's cost, for benchmarks
+
+    # -- the world tells the model --------------------------------------------------------------
+
+    def update(self, force: str, motion: Motion | None) -> None:
+        """A force's motion changed (or the force is gone: ``motion`` None). Re-predict its pairs."""
+        if motion is None:
+            self.motions.pop(force, None)
+            for key, st in self.pairs.items():
+                if force in key and st.level > 0:
+                    self._change(key, 0, math.nan)
+                if force in key:
+                    st.token += 1
+            return
+        self.motions[force] = motion
+        for other in list(self.motions):
+            if other == force:
+                continue
+            for key in ((force, other), (other, force)):
+                if self.hostile(*key):
+                    self._predict(key)
+
+    # -- ranges ---------------------------------------------------------------------------------
+
+    def _missed(self, st: PairState) -> bool:
+        if st.missed is None:
+            st.missed = bool(self.rng.random() < self.rules.miss_chance)
+        return st.missed
+
+    def ranges_at(self, key: tuple[str, str], t_min: float, *, closing: bool = False
+                  ) -> tuple[float, float, float, str, float]:
+        """(smoke, hull, recognition ranges in nm, light, visibility) for a pair at a time.
+
+        Jane's even chance of not sighting until 500 yards nearer shortens the ranges at which a level
+        is *gained* (``closing``) on a missed approach; a level once gained is held to the full range,
+        so that a contact does not flicker when the next approach's dice are thrown.
+        """
+        obs = self.motions[key[0]]
+        lat, lon = obs.position(t_min)
+        light = self.conditions.light(lat, lon, t_min)
+        vis = self.conditions.visibility(lat, lon, t_min)
+        st = self.pairs.setdefault(key, PairState())
+        missed = self._missed(st) if closing else False
+        smoke, hull, rec = self.rules.ranges(self.ships_of(key[1]), light, vis, missed)
+        return smoke, hull, rec, light, vis
+
+    @staticmethod
+    def level_for(d: float, smoke: float, hull: float, rec: float, current: int = 0) -> int:
+        """The level at distance ``d``: recognised within the recognition range, ships within the hull
+        range, smoke within the smoke range. Recognition, once made, holds while the target is in
+        sight at all."""
+        seen = max(smoke, hull)
+        if current == 3 and d <= seen:
+            return 3
+        if d <= rec:
+            return 3
+        if d <= hull:
+            return 2
+        if d <= smoke:
+            return 1
+        return 0
+
+    @staticmethod
+    def bounds(level: int, smoke: float, hull: float, rec: float) -> tuple[float | None, float | None]:
+        """(closer, farther): the distances whose crossing changes ``level`` — coming within ``closer``
+        raises it, going beyond ``farther`` lowers it (None where no such crossing exists)."""
+        seen = max(smoke, hull)
+        if level == 0:
+            return seen, None
+        if level == 1:
+            return hull, smoke
+        if level == 2:
+            return rec, hull
+        return None, seen
+
+    # -- prediction -----------------------------------------------------------------------------
+
+    def _dist(self, a: Motion, b: Motion, t: float) -> float:
+        self.evaluations += 1
+        return distance_nm(a, b, t)
+
+    def next_event(self, key: tuple[str, str], t0: float, t1: float) -> Event | None:
+        """The first time in [t0, t1] at which the pair's level differs from its present one."""
+        st = self.pairs.setdefault(key, PairState())
+        a, b = self.motions[key[0]], self.motions[key[1]]
+        if st.level > 0:
+            return self._exact(key, a, b, t0, t1)
+        # Paths that never come within the longest range cannot bring the forces in sight.
+        if shapely.distance(a.path_xy, b.path_xy) > self.r_max * earth.M_PER_NM * PLANE_STRETCH_MAX:
+            return None
+        # Out of sight: screen the whole time both may still move, at a coarse step and in one
+        # vectorised sweep, for the stretches where they could come within the longest range at
+        # all; only those are searched exactly.
+        t = t0
+        moving_until = min(max(a.end_min, b.end_min), t1)
+        if moving_until > t0:
+            n = max(2, int(math.ceil((moving_until - t0) / SCREEN_STEP_MIN)) + 1)
+            ts = np.linspace(t0, moving_until, n)
+            la, lo = a.positions(ts)
+            lb, mb = b.positions(ts)
+            d = np.atleast_1d(earth.distance_nm(la, lo, lb, mb))
+            self.evaluations += n
+            vrel = a.speeds(ts[:-1]) + b.speeds(ts[:-1])
+            # Speeds within a motion only ever fall, so those at a step's start bound the step.
+            lower = (d[:-1] + d[1:]) / 2.0 - vrel * np.diff(ts) / 60.0 / 2.0
+            for i in np.nonzero(lower <= self.r_max + HYSTERESIS_NM)[0]:
+                ev = self._exact(key, a, b, float(ts[i]), float(ts[i + 1]))
+                if ev is not None:
+                    return ev
+            t = moving_until
+        if t >= t1:
+            return None
+        if self._dist(a, b, t) > self.r_max + HYSTERESIS_NM:
+            return None  # both lying still, out of sight of each other for good
+        return self._exact(key, a, b, t, t1)
+
+    def _exact(self, key: tuple[str, str], a: Motion, b: Motion, t0: float, t1: float) -> Event | None:
+        """The first change of level in [t0, t1], window by window between breakpoints."""
+        st = self.pairs[key]
+        t = t0
+        while t < t1:
+            d = self._dist(a, b, t)
+            full = self.ranges_at(key, t + AFTER_MIN)[:3]
+            near = self.ranges_at(key, t + AFTER_MIN, closing=True)[:3]
+            closer = self.bounds(st.level, *near)[0]
+            farther = self.bounds(st.level, *full)[1]
+            closer = None if closer is None else closer - HYSTERESIS_NM
+            farther = None if farther is None else farther + HYSTERESIS_NM
+            if closer is not None and d <= closer:
+                return Event(t, self.level_for(d, *near, st.level), d)
+            if farther is not None and d > farther:
+                # The ranges changed at this breakpoint (dusk fell, the haze came down).
+                return Event(t, self.level_for(d, *full, st.level), d)
+            w_end = min([t1] + [x for x in self._breaks(a, b, t, t1) if x > t + T_TOL_MIN])
+            f = lambda x: self._dist(a, b, x)  # noqa: E731
+            hits = []
+            if closer is not None:
+                hits.append(self._first_below(f, t, w_end, closer, a.speed_at(t) + b.speed_at(t)))
+            if farther is not None:
+                hits.append(self._first_above(f, t, w_end, farther))
+            hits = [h for h in hits if h is not None]
+            if hits:
+                te = min(hits)
+                dd = f(te)
+                up = closer is not None and dd <= closer + 1e-7
+                return Event(te, self.level_for(dd, *(near if up else full), st.level), dd)
+            t = w_end if w_end > t else t + T_TOL_MIN
+        return None
+
+    def _breaks(self, a: Motion, b: Motion, t0: float, t1: float) -> list[float]:
+        out = a.breakpoints(t0, t1) + b.breakpoints(t0, t1)
+        out += self.conditions.changes(a, t0, t1)
+        return sorted(out)
+
+    @staticmethod
+    def _first_below(f: Callable[[float], float], t0: float, t1: float, r: float,
+                     vrel_kn: float = math.inf) -> float | None:
+        """First t in [t0, t1] with f(t) <= r, for convex f with f(t0) > r.
+
+        ``vrel_kn`` bounds |f'| (nm/h): with it a golden-section search for the minimum stops as soon
+        as a point within ``r`` is found or the bracket provably stays outside it.
+        """
+        if r <= 0:
+            return None
+        f0 = f(t0)
+        if f0 <= r:
+            return t0
+        f1 = f(t1)
+        if f1 <= r:
+            return brentq(lambda t: f(t) - r, t0, t1, xtol=T_TOL_MIN / 10)
+        span = t1 - t0
+        if span <= T_TOL_MIN or (f0 + f1 - vrel_kn * span / 60.0) / 2.0 > r:
+            return None  # even closing at full speed from both ends it cannot dip to r
+        # Golden-section search for the minimum of the convex f, watching for a point within r.
+        g = (math.sqrt(5.0) - 1.0) / 2.0
+        a, b, fa, fb = t0, t1, f0, f1
+        c, d = b - g * (b - a), a + g * (b - a)
+        fc, fd = f(c), f(d)
+        while True:
+            for t, ft in ((c, fc), (d, fd)):
+                if ft <= r:
+                    lo = a if t == c else c
+                    return brentq(lambda x: f(x) - r, lo if f(lo) > r else t0, t, xtol=T_TOL_MIN / 10)
+            if fc < fd:
+                b, fb, d, fd = d, fd, c, fc
+                c = b - g * (b - a)
+                fc = f(c)
+            else:
+                a, fa, c, fc = c, fc, d, fd
+                d = a + g * (b - a)
+                fd = f(d)
+            if b - a <= T_TOL_MIN:
+                return None
+            if (fa + fb - vrel_kn * (b - a) / 60.0) / 2.0 > r:
+                return None  # the bracket's ends, closing at full speed, cannot meet within r
+
+    @staticmethod
+    def _first_above(f: Callable[[float], float], t0: float, t1: float, r: float) -> float | None:
+        """First t in [t0, t1] with f(t) > r, for convex f with f(t0) <= r: the maximum of a convex
+        function on an interval is at an end."""
+        if f(t0) > r:
+            return t0
+        if f(t1) <= r:
+            return None
+        return brentq(lambda t: f(t) - r, t0, t1, xtol=T_TOL_MIN / 10)
+
+    def _predict(self, key: tuple[str, str]) -> None:
+        st = self.pairs.setdefault(key, PairState())
+        st.token += 1
+        token = st.token
+        now = self.env.now
+        # A change of motion can itself change what is seen (a force that stops inside range).
+        ev = self.next_event(key, now, self.end_min)
+        if ev is None:
+            return
+        self.env.process(self._fire(key, token, ev))
+
+    def _fire(self, key: tuple[str, str], token: int, ev: Event):
+        yield self.env.timeout(max(ev.t_min - self.env.now, 0.0))
+        st = self.pairs.get(key)
+        if st is None or st.token != token or key[0] not in self.motions or key[1] not in self.motions:
+            return  # stale: a motion changed since this was predicted
+        self._change(key, ev.level, ev.range_nm)
+        self._predict(key)
+
+    def _change(self, key: tuple[str, str], level: int, range_nm: float) -> None:
+        st = self.pairs[key]
+        old = st.level
+        st.level = level
+        info: dict[str, Any] = {"range_nm": range_nm}
+        if key[0] in self.motions and key[1] in self.motions and level > 0:
+            a, b = self.motions[key[0]], self.motions[key[1]]
+            t = self.env.now
+            smoke, hull, rec, light, vis = self.ranges_at(key, t)
+            info.update(bearing_deg=bearing_deg(a, b, t), light=light, visibility=vis,
+                        ranges_nm=(smoke, hull, rec))
+        if level == 0:
+            st.episode += 1
+            st.missed = None  # a new approach, a new throw of Jane's dice
+        self.on_change(key[0], key[1], old, level, info)

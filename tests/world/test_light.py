@@ -1,0 +1,406 @@
+"""Tests of the light at sea (campaign/world/light.py, data/light.yaml).
+
+Times to check against come from research notes.md, section 2 and Appendix A (PyEphem 4.2.1, computed for
+the dataset, UT; full moon 6 Aug 1914 00:40 UT, checked there against the eclipse of 21 Aug 1914). Two
+conventions of that table matter to the tolerances:
+
+* its sunrise, sunset, moonrise and moonset columns set a -0:34 horizon *and* kept PyEphem's default
+  pressure (1010 mbar), so refraction is counted twice: every rise is about 4 minutes early and every set
+  about 4 minutes late against the standard almanac definition (upper limb on the horizon with 34' of
+  refraction), which is what light.py uses;
+* its civil dawn and dusk columns are the sun's centre at -6 deg but with PyEphem's refraction at that
+  altitude (dawn ~50 s earlier, dusk ~50 s later than the USNO's geometric -6 deg), and its minutes are
+  truncated, not rounded (03:31:43 is printed 03:31).
+
+Places are the simulator's own (data/places.yaml).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+import ephem
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import brentq
+
+from campaign.geo.places import default_places
+from campaign.world.light import (
+    CROSSING_TOL,
+    STATES,
+    SUN_STATES,
+    Light,
+    LightRules,
+    default_light_rules,
+    light_at,
+    light_states,
+    moon_altitude_deg,
+    moon_illumination,
+    next_change,
+    next_change_along,
+    state_code,
+    sublunar_point,
+    sun_altitude_deg,
+    sun_state_code,
+)
+
+RULES = default_light_rules()
+
+
+def _where(name: str) -> tuple[float, float]:
+    place = default_places().get(name)
+    return place.lat, place.lon
+
+
+def _utc(day: int, hh: int = 0, mm: int = 0, ss: int = 0) -> datetime:
+    return datetime(1914, 8, day, hh, mm, ss, tzinfo=UTC)
+
+
+def _hhmm(day: int, text: str) -> datetime:
+    hh, mm = map(int, text.split(":"))
+    return _utc(day, hh, mm)
+
+
+def _changes(lat: float, lon: float, t0: datetime, t1: datetime) -> list[tuple[datetime, str, str]]:
+    """Every change of light in (t0, t1] at a fixed place: (instant, state before, state after)."""
+    out: list[tuple[datetime, str, str]] = []
+    t, before = t0, light_at(lat, lon, t0).state
+    while (nxt := next_change(lat, lon, t, t1)) is not None:
+        t, after = nxt, light_at(lat, lon, nxt).state
+        out.append((t, before, after))
+        before = after
+    return out
+
+
+def _ephem_observer(lat: float, lon: float, when: datetime | str, horizon: str = "0",
+                    pressure: float = 0.0) -> ephem.Observer:
+    obs = ephem.Observer()
+    obs.lat, obs.lon, obs.horizon, obs.pressure = str(lat), str(lon), horizon, pressure
+    obs.date = ephem.Date(when.astimezone(UTC).replace(tzinfo=None)) if isinstance(when, datetime) else when
+    return obs
+
+
+def _ephem_utc(date: ephem.Date) -> datetime:
+    return date.datetime().replace(tzinfo=UTC)
+
+
+# ------------------------------------------------------------------------------------------ the rules
+
+
+def test_the_rules_file_gives_the_almanac_thresholds() -> None:
+    # USNO: 34' of refraction and the sun's 16' semi-diameter
+    assert RULES.sunrise_alt_deg == pytest.approx(-(34 + 16) / 60, abs=1e-4)
+    assert RULES.civil_twilight_alt_deg == -6.0  # USNO civil twilight, geometric
+    assert RULES.moonrise_alt_deg == pytest.approx(-(34 + 15.5) / 60, abs=1e-3)
+    assert RULES.moonlit_min_illumination == 0.5  # a quarter moon
+
+
+def test_rules_refuse_thresholds_out_of_order() -> None:
+    with pytest.raises(ValueError):
+        LightRules(sunrise_alt_deg=-7.0, civil_twilight_alt_deg=-6.0, moonrise_alt_deg=-0.8,
+                   moonlit_min_illumination=0.5)
+    with pytest.raises(ValueError):
+        LightRules(sunrise_alt_deg=-0.8, civil_twilight_alt_deg=-6.0, moonrise_alt_deg=-0.8,
+                   moonlit_min_illumination=1.5)
+
+
+@pytest.mark.parametrize("sun, moon, illum, want", [
+    (30.0, -40.0, 0.0, "day"),
+    (-0.8333, 10.0, 1.0, "day"),  # on the threshold: the sun's upper limb is on the horizon
+    (-0.84, 10.0, 1.0, "twilight"),
+    (-6.0, -10.0, 1.0, "twilight"),
+    (-6.01, 10.0, 1.0, "moonlit_night"),
+    (-20.0, -0.825, 0.5, "moonlit_night"),  # the moon's upper limb on the horizon, a quarter lit
+    (-20.0, -0.83, 1.0, "dark_night"),  # full moon just below the horizon
+    (-20.0, 45.0, 0.49, "dark_night"),  # a high crescent is not moonlight enough
+    (-20.0, -30.0, 0.0, "dark_night"),
+])
+def test_truth_table(sun: float, moon: float, illum: float, want: str) -> None:
+    assert STATES[state_code(sun, moon, illum)] == want
+    got = np.asarray(STATES)[state_code(np.array([sun, sun]), np.array([moon, moon]), illum)]
+    assert got.tolist() == [want, want]
+    sun_only = "night" if want in ("moonlit_night", "dark_night") else want
+    assert SUN_STATES[sun_state_code(sun)] == sun_only
+
+
+def test_times_must_be_timezone_aware() -> None:
+    with pytest.raises(ValueError, match="naive"):
+        light_at(38.0, 15.0, datetime(1914, 8, 4, 12))
+
+
+# ---------------------------------------------------------------------------------- the altitudes
+
+
+def test_altitudes_match_ephems_topocentric_altitudes() -> None:
+    """The sub-point method (and the moon's parallax correction) against ephem's own topocentric
+    altitude, no refraction: within 0.01 deg (ephem also models the Earth's flattening)."""
+    rng = np.random.default_rng(1914)
+    for _ in range(60):
+        when = _utc(1) + timedelta(minutes=float(rng.uniform(0, 30 * 1440)))
+        lat, lon = float(rng.uniform(-60, 60)), float(rng.uniform(-180, 180))
+        obs = _ephem_observer(lat, lon, when)
+        assert sun_altitude_deg(lat, lon, when) == pytest.approx(math.degrees(ephem.Sun(obs).alt), abs=0.01)
+        assert moon_altitude_deg(lat, lon, when) == pytest.approx(math.degrees(ephem.Moon(obs).alt), abs=0.01)
+
+
+def test_the_moons_parallax_is_about_a_degree_and_lowers_it() -> None:
+    when = _utc(6, 22)
+    sub_lat, sub_lon, parallax = sublunar_point(when)
+    assert 0.9 < parallax < 1.0  # 54'-61' over the month
+    # At the sub-lunar point the moon is in the zenith either way; on the horizon it is a full parallax low.
+    assert moon_altitude_deg(sub_lat, sub_lon, when) == pytest.approx(90.0, abs=1e-6)
+    lat = 38.0  # where the moon's geocentric altitude is 0: cos(hour angle) = -tan(lat) tan(dec)
+    lon = sub_lon + math.degrees(math.acos(-math.tan(math.radians(lat)) * math.tan(math.radians(sub_lat))))
+    assert moon_altitude_deg(lat, lon, when) == pytest.approx(-parallax, abs=0.01)
+
+
+def test_vectorised_equals_scalar() -> None:
+    rng = np.random.default_rng(4)
+    lat, lon = rng.uniform(-60, 60, 400), rng.uniform(-180, 180, 400)
+    for when in (_utc(2, 9), _utc(4, 3, 40), _utc(6, 18, 30), _utc(10, 23, 59)):
+        states = light_states(lat, lon, when)
+        sun, moon = sun_altitude_deg(lat, lon, when), moon_altitude_deg(lat, lon, when)
+        assert states.shape == sun.shape == moon.shape == (400,)
+        for i in range(len(lat)):
+            one = light_at(float(lat[i]), float(lon[i]), when)
+            assert states[i] == one.state
+            assert sun[i] == pytest.approx(one.sun_alt_deg, abs=1e-9)
+            assert moon[i] == pytest.approx(one.moon_alt_deg, abs=1e-9)
+        assert set(states) > {"day", "dark_night"} or set(states) > {"day", "moonlit_night"}
+
+
+# ---------------------------------------------------------------------- 1914 sun against the record
+
+
+@pytest.mark.parametrize("place, day, dawn, dusk", [
+    ("Messina", 4, "03:31", "18:35"),
+    ("Philippeville", 4, "04:09", "19:06"),
+    ("Cape Helles", 10, "02:50", "17:50"),
+    ("Denusa", 10, "02:59", "17:44"),
+    ("Messina", 6, "03:33", "18:32"),
+    ("Denusa", 6, "02:55", "17:49"),
+])
+def test_civil_dawn_and_dusk_of_1914(place: str, day: int, dawn: str, dusk: str) -> None:
+    """research notes.md Appendix A, within 2 minutes; and within 5 s of ephem's own -6 deg crossing
+    (geometric, pressure 0), found by its rising/setting search rather than our sub-point."""
+    lat, lon = _where(place)
+    changes = _changes(lat, lon, _utc(day), _utc(day, 23, 59))
+    got_dawn = [t for t, a, b in changes if a in ("moonlit_night", "dark_night") and b == "twilight"]
+    got_dusk = [t for t, a, b in changes if a == "twilight" and b in ("moonlit_night", "dark_night")]
+    assert len(got_dawn) == len(got_dusk) == 1, changes
+    assert abs((got_dawn[0] - _hhmm(day, dawn)).total_seconds()) <= 120
+    assert abs((got_dusk[0] - _hhmm(day, dusk)).total_seconds()) <= 120
+    obs = _ephem_observer(lat, lon, _utc(day), horizon="-6")
+    assert abs((got_dawn[0] - _ephem_utc(obs.next_rising(ephem.Sun(), use_center=True)))
+               .total_seconds()) <= 5
+    assert abs((got_dusk[0] - _ephem_utc(obs.next_setting(ephem.Sun(), use_center=True)))
+               .total_seconds()) <= 5
+
+
+def test_sunrise_at_messina_on_4_august_1914() -> None:
+    """Standard sunrise (upper limb on the horizon, 34' refraction: centre at -0.833 deg) is 04:01:44 UT.
+
+    The research table's 03:57 counts refraction twice (a -0:34 horizon on top of PyEphem's default
+    1010 mbar refraction); that setting reproduces it to the second, 03:57:24.
+    """
+    lat, lon = _where("Messina")
+    sunrise = [t for t, a, b in _changes(lat, lon, _utc(4), _utc(4, 12)) if (a, b) == ("twilight", "day")]
+    assert len(sunrise) == 1
+    assert abs((sunrise[0] - _utc(4, 4, 1, 44)).total_seconds()) <= 30
+    standard = _ephem_observer(lat, lon, "1914/8/4", horizon="-0:50")
+    assert abs((sunrise[0] - _ephem_utc(standard.next_rising(ephem.Sun(), use_center=True)))
+               .total_seconds()) <= 5
+    twice = _ephem_observer(lat, lon, "1914/8/4", horizon="-0:34", pressure=1010.0)
+    table = _ephem_utc(twice.next_rising(ephem.Sun()))
+    assert table.strftime("%H:%M") == "03:57"
+    assert 3.5 * 60 <= (sunrise[0] - table).total_seconds() <= 4.5 * 60
+
+
+def test_noon_is_day_and_midnight_is_night() -> None:
+    for place in ("Messina", "Philippeville", "Cape Helles", "Denusa", "Malta"):
+        lat, lon = _where(place)
+        noon = _utc(5, 12) - timedelta(hours=lon / 15.0)  # local mean noon
+        assert light_at(lat, lon, noon).state == "day"
+        assert light_at(lat, lon, noon).sun_alt_deg > 50.0  # early August, latitude 36-40 N
+        assert light_at(lat, lon, noon + timedelta(hours=12)).is_night
+
+
+# --------------------------------------------------------------------- 1914 moon against the record
+
+
+def test_full_moon_of_6_august_1914() -> None:
+    """Full moon 6 Aug 1914 00:40 UT (research notes.md section 2; ephem agrees to the minute).
+
+    The lit fraction is >= 0.999 then; it peaks at least elongation, which follows opposition in
+    longitude by about an hour here because the moon stood off the ecliptic, so its maximum is within
+    two hours of 00:40. A week either side (the quarters of 29 Jul 23:51 and 14 Aug 00:56) it is a half.
+    """
+    assert _ephem_utc(ephem.next_full_moon("1914/8/1")).strftime("%d %H:%M") == "06 00:40"
+    assert moon_illumination(_utc(6, 0, 40)) >= 0.999
+    times = [_utc(5, 12) + timedelta(minutes=10 * i) for i in range(6 * 24)]
+    lit = [moon_illumination(t) for t in times]
+    peak = times[int(np.argmax(lit))]
+    assert max(lit) >= 0.999
+    assert abs((peak - _utc(6, 0, 40)).total_seconds()) <= 2 * 3600
+    assert moon_illumination(datetime(1914, 7, 29, 23, 51, tzinfo=UTC)) == pytest.approx(0.5, abs=0.03)
+    assert moon_illumination(_utc(14, 0, 56)) == pytest.approx(0.5, abs=0.03)
+    assert moon_illumination(_utc(21, 12, 26)) < 0.01  # new moon, the total eclipse
+
+
+def _moon_crossing(lat: float, lon: float, t0: datetime, t1: datetime) -> datetime:
+    f = lambda s: moon_altitude_deg(lat, lon, t0 + timedelta(seconds=s)) - RULES.moonrise_alt_deg
+    return t0 + timedelta(seconds=brentq(f, 0.0, (t1 - t0).total_seconds(), xtol=0.1))
+
+
+def test_moonrise_at_messina_on_6_august_1914() -> None:
+    """research notes.md: the moon rose at about 18:26 UT at Messina on 6 Aug, shortly after sunset.
+
+    That column counts refraction twice (see the module docstring): the standard moonrise, which
+    light.py's moonrise altitude gives, is 18:30 UT, 4 minutes later; it matches ephem's standard
+    moonrise (upper limb, 34' horizon, no second refraction) to within seconds.
+    """
+    lat, lon = _where("Messina")
+    rise = _moon_crossing(lat, lon, _utc(6, 17), _utc(6, 20))
+    assert abs((rise - _hhmm(6, "18:26")).total_seconds()) <= 5 * 60
+    standard = _ephem_observer(lat, lon, "1914/8/6 12:00", horizon="-0:34")
+    assert abs((rise - _ephem_utc(standard.next_rising(ephem.Moon()))).total_seconds()) <= 15
+    twice = _ephem_observer(lat, lon, "1914/8/6 12:00", horizon="-0:34", pressure=1010.0)
+    assert _ephem_utc(twice.next_rising(ephem.Moon())).strftime("%H:%M") == "18:26"
+    # The moon rose in twilight: night fell already moonlit.
+    assert light_at(lat, lon, rise).state == "twilight"
+
+
+@pytest.mark.parametrize("place", ["Messina", "Cape Matapan", "Zante"])
+def test_the_night_of_6_7_august_was_moonlit_all_night(place: str) -> None:
+    """"Bright moonlight" on the night of 6/7 Aug (research notes.md section 2: Massie, Hough; Kopp's
+    "moonlight on the water"): the moon was up all night in the Ionian, so night is moonlit from dusk
+    to dawn with no change between."""
+    lat, lon = _where(place)
+    changes = _changes(lat, lon, _utc(6, 12), _utc(7, 12))
+    states = [b for _, _, b in changes]
+    assert states == ["twilight", "moonlit_night", "twilight", "day"], changes
+    dusk, dawn = changes[1][0], changes[2][0]
+    assert (dawn - dusk) > timedelta(hours=8)
+    assert light_at(lat, lon, dusk + (dawn - dusk) / 2).moon_illumination > 0.99
+
+
+def test_dark_nights() -> None:
+    """Dark when the moon is down (Messina, before dawn on 3 Aug: the table's moonset 00:51), near new
+    moon (21 Aug 1914), and under a thin crescent that is up (24 Aug, evening)."""
+    lat, lon = _where("Messina")
+    moon_down = light_at(lat, lon, _utc(3, 2))
+    assert moon_down.state == "dark_night"
+    assert moon_down.moon_illumination > 0.8 and moon_down.moon_alt_deg < 0.0
+    new_moon = light_at(lat, lon, _utc(20, 22))
+    assert new_moon.state == "dark_night" and new_moon.moon_illumination < 0.01
+    crescent = light_at(lat, lon, _utc(24, 18, 45))
+    assert crescent.state == "dark_night"
+    assert crescent.moon_alt_deg > 2.0 and 0.05 < crescent.moon_illumination < RULES.moonlit_min_illumination
+    # The same night at Messina: dark after moonset on 2/3 Aug, the change solved to the moonset.
+    changes = _changes(lat, lon, _utc(2, 20), _utc(3, 6))
+    assert [b for _, _, b in changes] == ["dark_night", "twilight", "day"]
+    assert changes[0][1] == "moonlit_night"
+    assert abs((changes[0][0] - _hhmm(3, "00:51")).total_seconds()) <= 6 * 60  # table sets ~4 min late
+
+
+# --------------------------------------------------------------------------- exactness of changes
+
+
+def _scan(position, t0: datetime, t1: datetime, step_s: int = 10) -> list[tuple[datetime, str]]:
+    """Brute force: the first 10-second sample showing each new state."""
+    out, prev = [], light_at(*position(t0), t0).state
+    for k in range(1, int((t1 - t0).total_seconds()) // step_s + 1):
+        t = t0 + timedelta(seconds=k * step_s)
+        state = light_at(*position(t), t).state
+        if state != prev:
+            out.append((t, state))
+            prev = state
+    return out
+
+
+def _check_against_scan(found: list[tuple[datetime, str]], scanned: list[tuple[datetime, str]]) -> None:
+    assert [s for _, s in found] == [s for _, s in scanned]
+    for (t_found, _), (t_scan, _) in zip(found, scanned, strict=True):
+        assert timedelta(0) <= t_scan - t_found <= timedelta(seconds=10)
+
+
+def test_next_change_equals_a_brute_force_scan_at_a_fixed_place() -> None:
+    lat, lon = _where("Malta")
+    t0, t1 = _utc(2, 12), _utc(3, 12)  # moonset at 01:04 on the 3rd: all four states
+    found = [(t, b) for t, _, b in _changes(lat, lon, t0, t1)]
+    assert {s for _, s in found} == set(STATES)
+    _check_against_scan(found, _scan(lambda t: (lat, lon), t0, t1))
+
+
+def test_next_change_along_a_track_equals_a_brute_force_scan() -> None:
+    """Goeben-like: 24 knots east-south-east from off Messina through the night of 4/5 Aug; the light
+    changes at the ship, not at any fixed place."""
+    lat0, lon0 = _where("Messina")
+    t0, t1 = _utc(4, 12), _utc(5, 8)
+
+    def track(when: datetime) -> tuple[float, float]:
+        h = (when - t0).total_seconds() / 3600.0
+        return lat0 - 0.12 * h, lon0 + 0.35 * h  # about 24 kn
+
+    found: list[tuple[datetime, str]] = []
+    t = t0
+    while (nxt := next_change_along(track, t, t1)) is not None:
+        t = nxt
+        found.append((t, light_at(*track(t), t).state))
+    assert len(found) >= 4
+    _check_against_scan(found, _scan(track, t0, t1))
+    # The fixed place would have had its changes at other instants (the ship ran east into the night).
+    fixed = [t for t, _, _ in _changes(lat0, lon0, t0, t1)]
+    assert all(abs((a - b).total_seconds()) > 60 for (a, _), b in zip(found, fixed, strict=False))
+
+
+def test_the_change_is_found_to_under_a_second() -> None:
+    """At the instant returned the new state holds; a second earlier the old one still did."""
+    tol = 2 * CROSSING_TOL.total_seconds()
+    for place, day in (("Messina", 4), ("Philippeville", 6), ("Denusa", 10)):
+        lat, lon = _where(place)
+        for t, before, after in _changes(lat, lon, _utc(day), _utc(day + 1)):
+            assert before != after
+            assert light_at(lat, lon, t - timedelta(seconds=tol)).state == before
+            assert light_at(lat, lon, t - timedelta(seconds=1)).state == before
+
+
+def test_no_change_and_empty_windows() -> None:
+    lat, lon = _where("Messina")
+    assert next_change(lat, lon, _utc(4, 8), _utc(4, 16)) is None  # all day
+    assert next_change(lat, lon, _utc(4, 8), _utc(4, 8)) is None
+    assert next_change(lat, lon, _utc(4, 8), _utc(4, 7)) is None
+    # The window is half-open: a change exactly at t0 is not reported again from t0.
+    sunset = next_change(lat, lon, _utc(4, 16), _utc(4, 20))
+    assert sunset is not None and light_at(lat, lon, sunset).state == "twilight"
+    assert next_change(lat, lon, sunset, sunset + timedelta(minutes=5)) is None
+
+
+# ------------------------------------------------------------------------------------ invariants
+
+
+@settings(max_examples=300, deadline=None)
+@given(lat=st.floats(-66.0, 66.0), lon=st.floats(-180.0, 180.0),
+       minutes=st.floats(0.0, 365.0 * 1440.0))
+def test_states_are_consistent_with_the_altitudes(lat: float, lon: float, minutes: float) -> None:
+    when = datetime(1914, 1, 1, tzinfo=UTC) + timedelta(minutes=minutes)
+    light = light_at(lat, lon, when)
+    assert isinstance(light, Light) and light.state in STATES
+    assert -90.0 <= light.sun_alt_deg <= 90.0 and -91.0 <= light.moon_alt_deg <= 90.0
+    assert 0.0 <= light.moon_illumination <= 1.0
+    assert light.sun_alt_deg == pytest.approx(sun_altitude_deg(lat, lon, when), abs=1e-9)
+    assert light.moon_alt_deg == pytest.approx(moon_altitude_deg(lat, lon, when), abs=1e-9)
+    assert light.moon_illumination == pytest.approx(moon_illumination(when), abs=1e-12)
+    sun, moon = light.sun_alt_deg, light.moon_alt_deg
+    if sun >= RULES.sunrise_alt_deg:
+        assert light.state == "day"
+    elif sun >= RULES.civil_twilight_alt_deg:
+        assert light.state == "twilight"
+    elif moon >= RULES.moonrise_alt_deg and light.moon_illumination >= RULES.moonlit_min_illumination:
+        assert light.state == "moonlit_night"
+    else:
+        assert light.state == "dark_night"
+    assert light.is_night == (sun < RULES.civil_twilight_alt_deg)

@@ -1,0 +1,196 @@
+"""Sighting: onsets predicted from the legs equal a brute-force fine-step scan; ranges follow the rules."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+
+from campaign.geo import earth
+from campaign.model.ships import default_ships
+from campaign.scenario.loader import load_scenario
+from campaign.world.conditions import ClearDay
+from campaign.world.motion import Motion
+from campaign.world.sighting import LEVELS, SightingModel, default_sighting_rules
+from campaign.world.world import World
+from tests.conftest import scenario_dict
+
+SHIPS = default_ships()
+RULES = default_sighting_rules()
+
+
+class DayThenNight(ClearDay):
+    """Daylight until ``dusk_min``, a moonlit night after: a change of range the model must find."""
+
+    def __init__(self, dusk_min: float, night: str = "moonlit_night") -> None:
+        self.dusk_min = dusk_min
+        self.night = night
+
+    def light(self, lat, lon, t_min):
+        return "day" if t_min < self.dusk_min else self.night
+
+    def changes(self, motion, t0, t1):
+        return [self.dusk_min] if t0 < self.dusk_min < t1 else []
+
+
+def run_world(write_scenario, forces: list[dict[str, Any]], conditions=None, rules=None, end="1914-08-03T00:00Z"):
+    sc = load_scenario(write_scenario(scenario_dict(forces, start="1914-08-02T00:00Z", end=end)))
+    world = World(sc, 0, conditions=conditions or ClearDay(), sighting_rules=rules)
+    world.run()
+    return world
+
+
+def force(name, side, ships, start, to, speed, at=None):
+    order = {"do": "sail", "to": {"lat": to[0], "lon": to[1]}, "speed": speed}
+    if at:
+        order["at"] = at
+    return {"name": name, "side": side, "ships": ships, "start": {"lat": start[0], "lon": start[1]}, "orders": [order]}
+
+
+def sightings(world, observer=None):
+    return [r for r in world.rec.records if r.type in ("sighting", "contact_lost")
+            and (observer is None or r.data["observer"] == observer)]
+
+
+NO_MISS = dataclasses.replace(RULES, miss_chance=0.0)
+
+
+def test_head_on_approach_is_sighted_at_the_smoke_range(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        force("Goeben", "Central Powers", ["Goeben"], (36.5, 16.0), (36.5, 19.0), 20),
+        force("Gloucester", "Entente", ["Gloucester"], (36.5, 19.0), (36.5, 16.0), 20),
+    ], rules=NO_MISS)
+    first = sightings(w, "Gloucester")[0]
+    # Gloucester sees Goeben's smoke first: 15 nm by day for a single ship (1905 rules, Table I).
+    assert first.data["level"] == "smoke" and first.data["range_nm"] == pytest.approx(15.0, abs=1e-3)
+    levels = [r.data["level"] for r in sightings(w, "Gloucester") if r.type == "sighting"]
+    assert levels == ["smoke", "ships", "recognised"]
+    rec = [r for r in sightings(w, "Gloucester") if r.data.get("level") == "recognised"][0]
+    goeben_hull = RULES.hull_range_nm["day"] * RULES.size_factor(SHIPS["Goeben"].displacement_t)
+    assert rec.data["range_nm"] == pytest.approx(goeben_hull * RULES.recognition_fraction, abs=1e-3)
+    assert first.data["recognised"] == "smoke"
+    assert "Goeben (battlecruiser)" in rec.data["recognised"]
+
+
+def test_each_side_sights_the_other_independently(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        force("Goeben", "Central Powers", ["Goeben"], (36.5, 16.0), (36.5, 19.0), 20),
+        force("Beagle", "Entente", ["Beagle"], (36.5, 19.0), (36.5, 16.0), 20),
+    ], rules=NO_MISS)
+    # Goeben sees the destroyer's hull nearer than Beagle sees Goeben's.
+    g = [r for r in sightings(w, "Goeben") if r.data.get("level") == "ships"][0]
+    b = [r for r in sightings(w, "Beagle") if r.data.get("level") == "ships"][0]
+    assert g.t_min > b.t_min
+    assert g.data["range_nm"] == pytest.approx(RULES.hull_range_nm["day"] * RULES.size_factor(SHIPS["Beagle"].displacement_t), abs=1e-3)
+
+
+def test_contact_is_lost_at_the_range_it_was_held(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        force("Goeben", "Central Powers", ["Goeben"], (36.5, 16.0), (36.5, 19.0), 20),
+        force("Gloucester", "Entente", ["Gloucester"], (36.5, 19.0), (36.5, 16.0), 20),
+    ], rules=NO_MISS)
+    lost = [r for r in sightings(w, "Gloucester") if r.type == "contact_lost"]
+    assert len(lost) == 1 and lost[0].data["range_nm"] == pytest.approx(15.0, abs=1e-3)
+
+
+def test_dusk_shortens_the_range(write_scenario) -> None:
+    # Closing at 40 kn from ~143 nm: smoke (15 nm) would be sighted at ~3.2 h; dusk at 2 h brings
+    # the moonlit-night ranges, 5 nm for a capital ship's hull, and smoke no farther than 1 nm.
+    w = run_world(write_scenario, [
+        force("Goeben", "Central Powers", ["Goeben"], (36.5, 16.0), (36.5, 19.0), 20),
+        force("Gloucester", "Entente", ["Gloucester"], (36.5, 19.0), (36.5, 16.0), 20),
+    ], conditions=DayThenNight(120.0), rules=NO_MISS)
+    first = sightings(w, "Gloucester")[0]
+    hull = RULES.hull_range_nm["moonlit_night"] * RULES.size_factor(SHIPS["Goeben"].displacement_t)
+    assert first.data["level"] == "ships" and first.data["range_nm"] == pytest.approx(hull, abs=1e-3)
+    assert first.data["light"] == "moonlit_night"
+
+
+def test_jane_even_chance_of_sighting_500_yards_nearer() -> None:
+    ship = [SHIPS["Goeben"]]
+    smoke, hull, rec = RULES.ranges(ship, "day", 1.0, missed=False)
+    smoke_m, hull_m, rec_m = RULES.ranges(ship, "day", 1.0, missed=True)
+    assert smoke - smoke_m == pytest.approx(500 * 0.9144 / 1852, abs=1e-4)
+    assert hull - hull_m == pytest.approx(smoke - smoke_m)
+    assert RULES.miss_chance == 0.5
+
+
+def test_the_miss_draw_comes_even_over_many_approaches(write_scenario) -> None:
+    # 400 approaches (two forces passing), each a fresh throw: about half are seen 500 yards nearer.
+    rng = np.random.default_rng(7)
+    model = SightingModel(None, RULES, ClearDay(), rng, 1e9, hostile=lambda a, b: True,
+                          ships_of=lambda n: [SHIPS["Goeben"]], on_change=lambda *a: None)
+    from campaign.world.sighting import PairState
+
+    draws = [model._missed(PairState()) for _ in range(400)]
+    # Binomial(400, 0.5): mean 200, sd 10; four sd either way.
+    assert 160 <= sum(draws) <= 240
+
+
+def test_a_stale_prediction_is_ignored(write_scenario) -> None:
+    # Gloucester turns away an hour before the smoke would come in sight.
+    w = run_world(write_scenario, [
+        force("Goeben", "Central Powers", ["Goeben"], (36.5, 16.0), (36.5, 17.0), 10),
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.5, "lon": 19.0},
+         "orders": [{"do": "sail", "to": {"lat": 36.5, "lon": 16.0}, "speed": 20},
+                    {"do": "sail", "to": {"lat": 36.5, "lon": 19.5}, "speed": 20, "at": "1914-08-02T01:00Z"}]},
+    ], rules=NO_MISS)
+    assert sightings(w) == []
+
+
+# -- onsets against a brute-force scan ------------------------------------------------------------
+
+def positions(m: Motion, ts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a motion puts a force at each time (vectorised, by the replay's own geodesic code)."""
+    from campaign.geo.route import along
+
+    if m.route is None:
+        return np.full(ts.shape, m.lat), np.full(ts.shape, m.lon)
+    lat, lon, _ = along(np.array(m.route.lats), np.array(m.route.lons), np.array([m.dist_at(t) for t in ts]))
+    return lat, lon
+
+
+def scan_levels(model: SightingModel, key, motions: dict[str, Motion], t_end: float, step: float):
+    """The level of a pair sampled every ``step`` minutes by the model's own range function."""
+    out, level = [], 0
+    ts = np.arange(0.0, t_end, step)
+    la, lo = positions(motions[key[0]], ts)
+    lb, mb = positions(motions[key[1]], ts)
+    dist = earth.distance_nm(la, lo, lb, mb)
+    for k, t in enumerate(ts):
+        d, lat, lon = dist[k], la[k], lo[k]
+        light = model.conditions.light(lat, lon, t)
+        smoke, hull, rec = model.rules.ranges(model.ships_of(key[1]), light, 1.0, False)
+        new = model.level_for(d, smoke, hull, rec, level)
+        if new != level:
+            out.append((t, new))
+            level = new
+    return out
+
+
+@pytest.mark.parametrize("dusk", [None, 200.0, 330.0])
+@pytest.mark.parametrize("case", range(6))
+def test_onsets_equal_a_brute_force_scan(write_scenario, case, dusk) -> None:
+    rng = np.random.default_rng(case)
+    lat0, lon0 = 36.0 + rng.uniform(-0.5, 0.5), 18.0 + rng.uniform(-0.5, 0.5)
+    brg, dist = rng.uniform(0, 360), rng.uniform(15, 60)
+    lat1, lon1 = earth.forward(lat0, lon0, brg, dist)
+    a_to = earth.forward(lat1, lon1, rng.uniform(0, 360), rng.uniform(40, 120))
+    b_to = earth.forward(lat0, lon0, rng.uniform(0, 360), rng.uniform(40, 120))
+    w = run_world(write_scenario, [
+        force("German", "Central Powers", ["Breslau"], (lat0, lon0), b_to, round(rng.uniform(8, 25), 1)),
+        force("British", "Entente", ["Dublin"], (lat1, lon1), a_to, round(rng.uniform(8, 25), 1)),
+    ], conditions=DayThenNight(dusk) if dusk else ClearDay(), rules=NO_MISS, end="1914-08-02T12:00Z")
+    model = w.contacts.model
+    # The motions of the whole run (each force makes one leg, then lies still).
+    motions = dict(w.contacts.current)
+    step = 0.05  # minutes: 3 seconds
+    for key in (("British", "German"), ("German", "British")):
+        want = scan_levels(model, key, motions, 720.0, step)
+        got = [(r.t_min, LEVELS.index(r.data["level"]) if r.type == "sighting" else 0)
+               for r in w.rec.records if r.type in ("sighting", "contact_lost") and r.data["observer"] == key[0]]
+        assert [lvl for _, lvl in got] == [lvl for _, lvl in want], key
+        for (tg, _), (tw, _) in zip(got, want):
+            assert tw - step - 1e-6 <= tg <= tw + 1e-6, key  # the scan finds it up to a step late
