@@ -150,6 +150,26 @@ def _sighting(r: Rec) -> str:
     return f"{verb} {what} at {num(r.get('range_nm'))} nm, bearing {num(r.get('bearing_deg'))}"
 
 
+def _course_change(r: Rec) -> str:
+    text = f"alters course, {num(r.get('dist_nm'))} nm to go"
+    return text + (f" ({r['reason']})" if r.get("reason") else "")
+
+
+def _politics(r: Rec) -> str:
+    nations = r.get("nations") or []
+    kind = r.get("kind")
+    if kind == "war":
+        return f"{' and '.join(nations)} are at war"
+    if kind == "peace":
+        return f"{' and '.join(nations)} make peace"
+    if kind in ("keep_out", "allow_in"):
+        verb = "must keep out of" if kind == "keep_out" else "may enter"
+        return f"{', '.join(nations)} {verb} {r.get('sovereign')} waters"
+    if kind in ("fire", "hold_fire"):
+        return f"{nations[0]} {'may' if kind == 'fire' else 'may not'} fire on {nations[-1]}"
+    return f"{', '.join(nations)}: {kind} {r.get('what') or ''}".strip()
+
+
 def _contact_lost(r: Rec) -> str:
     return f"loses sight of the enemy at {num(r.get('range_nm'))} nm"
 
@@ -167,6 +187,8 @@ def _end(r: Rec) -> str:
 PHRASES: Mapping[str, Phrase] = MappingProxyType({
     "sighting": _sighting,
     "contact_lost": _contact_lost,
+    "course_change": _course_change,
+    "politics": _politics,
     "depart": _depart,
     "arrive": _arrive,
     "coal_start": _coal_start,

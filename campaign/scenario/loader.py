@@ -19,6 +19,7 @@ from campaign.geo.land import default_land
 from campaign.geo.places import Gazetteer, default_places, parse_point
 from campaign.geo.regions import sovereigns, territorial_belt
 from campaign.model import orders as o
+from campaign.model.politics import PoliticalEvent, Politics
 from campaign.model.ships import Ship, default_ships, find_ship
 from campaign.scenario import schema as s
 from campaign.scenario.model import ForceSpec, NeutralNotice, Scenario
@@ -212,6 +213,58 @@ class _Resolver:
                 out.append(o.Stop(at, spec.note))
         return tuple(out)
 
+    def weather_script(self) -> tuple:
+        """The scripted weather periods: the named file's, then the inline ones."""
+        from campaign.paths import DATA_DIR
+        from campaign.world.weather import parse_script
+
+        w = self.m.weather
+        raw: list = []
+        if w.script_file is not None:
+            candidates = [self.path.parent / w.script_file, DATA_DIR / w.script_file]
+            found = next((c for c in candidates if c.is_file()), None)
+            if found is None:
+                self.fault("weather.script_file", f"no file '{w.script_file}' beside the scenario or in data/")
+            else:
+                try:
+                    content = yaml.safe_load(found.read_text(encoding="utf-8"))
+                    raw += list(content["periods"] if isinstance(content, dict) else content)
+                except (yaml.YAMLError, KeyError, TypeError) as exc:
+                    self.fault("weather.script_file", f"{found.name}: not a list of periods ({exc})")
+        raw += list(w.script)
+        try:
+            return parse_script(raw)
+        except ValueError as exc:
+            self.fault("weather.script", str(exc))
+            return ()
+
+    def politics(self, clock: Clock, end_min: float) -> Politics:
+        """The political timeline, with every nation and sovereign checked."""
+        known = {n for sm in self.m.sides.values() for n in sm.nations}
+        events = []
+        for i, pm in enumerate(self.m.politics):
+            f = f"politics[{i}]"
+            t = self.time(f"{f}.at", pm.at, clock, -1e12, end_min)  # before the start: in force from it
+            kind = pm.kind
+            body = getattr(pm, kind)
+            if kind in ("war", "peace"):
+                nations, extra = tuple(body), {}
+            elif kind in ("fire", "hold_fire"):
+                nations, extra = (body.by, body.on), {}
+            elif kind in ("keep_out", "allow_in"):
+                nations, extra = tuple(body.who), {"sovereign": body.sovereign, "width_nm": body.width_nm}
+                if body.sovereign not in sovereigns():
+                    self.fault(f"{f}.{kind}.sovereign", f"unknown sovereign '{body.sovereign}' "
+                                                        f"(known: {', '.join(sorted(sovereigns()))})")
+            else:
+                nations, extra = tuple(body.who), {"what": body.what}
+            for n in nations:
+                if n not in known and kind not in ("war", "peace"):
+                    self.fault(f"{f}.{kind}", f"{n} is not a nation of any side")
+            if t is not None:
+                events.append(PoliticalEvent(t, kind, nations, note=pm.note, **extra))
+        return Politics(tuple(events))
+
     def coal_map(self, field: str, value: Any, ships: list[Ship], what: str) -> dict[str, float]:
         names = [sh.name for sh in ships]
         cap = {sh.name: (sh.coal_capacity_t if what == "coal" else sh.cargo_coal_t) for sh in ships}
@@ -326,13 +379,17 @@ class _Resolver:
             if t is not None:
                 notices.append(NeutralNotice(port, nm.nation, t, nm.note))
 
+        politics = self.politics(clock, end_min)
+        weather_script = self.weather_script()
+
         if self.faults:
             raise ScenarioError(self.path, self.faults)
         return Scenario(
             name=m.name, title=m.title, start_utc=start, end_utc=end,
             sides={k: tuple(v.nations) for k, v in m.sides.items()}, forces=tuple(forces), seed=m.seed,
             neutral_sides=frozenset(k for k, v in m.sides.items() if v.neutral),
-            neutral_notices=tuple(notices), description=m.description, path=self.path,
+            neutral_notices=tuple(notices), politics=politics, weather_script=weather_script,
+            description=m.description, path=self.path,
             local_time=m.local_time.model_dump() if m.local_time else {},
         )
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from campaign.geo.routing import AvoidArea
+from campaign.model.politics import Politics
 from campaign.model.orders import Order, Point
 from campaign.model.ships import Ship
 
@@ -57,6 +58,8 @@ class Scenario:
     seed: int | None = None
     neutral_sides: frozenset[str] = frozenset()
     neutral_notices: tuple[NeutralNotice, ...] = ()
+    politics: Politics = field(default_factory=Politics)
+    weather_script: tuple = ()  # campaign.world.weather.ScriptedPeriod
     description: str = ""
     path: Path | None = None
     local_time: Mapping[str, object] = field(default_factory=dict)
@@ -64,6 +67,9 @@ class Scenario:
     @property
     def duration_min(self) -> float:
         return (self.end_utc - self.start_utc).total_seconds() / 60.0
+
+    def nations(self) -> tuple[str, ...]:
+        return tuple(n for nations in self.sides.values() for n in nations)
 
     def side_of_nation(self, nation: str) -> str | None:
         for side, nations in self.sides.items():

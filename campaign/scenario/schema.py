@@ -31,7 +31,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 
 def _not_a_number(v: object) -> object:
@@ -160,6 +160,63 @@ class LocalTime(_Strict):
     note: str | None = None
 
 
+class FireModel(_Strict):
+    by: str
+    on: str
+
+
+class WatersModel(_Strict):
+    who: list[str] = Field(min_length=1)
+    sovereign: str
+    width_nm: float | None = Field(default=None, gt=0, le=50)
+
+
+class PermitModel(_Strict):
+    who: list[str] = Field(min_length=1)
+    what: str
+
+
+class PoliticalEventModel(_Strict):
+    """One line of the political timeline; exactly one of the kinds is given."""
+
+    at: UtcTime
+    war: list[str] | None = Field(default=None, min_length=2, max_length=2)
+    peace: list[str] | None = Field(default=None, min_length=2, max_length=2)
+    fire: FireModel | None = None
+    hold_fire: FireModel | None = None
+    keep_out: WatersModel | None = None
+    allow_in: WatersModel | None = None
+    permit: PermitModel | None = None
+    forbid: PermitModel | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "PoliticalEventModel":
+        given = [k for k in ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid")
+                 if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of war, peace, fire, hold_fire, keep_out, allow_in, permit, forbid"
+                             + (f" (found {', '.join(given)})" if given else ""))
+        if self.keep_out is not None and self.keep_out.width_nm is None:
+            raise ValueError("keep_out needs width_nm")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid")
+                    if getattr(self, k) is not None)
+
+
+class WeatherModel(_Strict):
+    """The scenario's weather: stochastic (data/weather.yaml) except where a script says otherwise.
+
+    ``script_file`` names a file of scripted periods (in data/, or relative to the scenario file);
+    ``script`` lists periods inline (after the file's). See data/weather_1914.yaml for the fields."""
+
+    script_file: str | None = None
+    script: list[dict] = []
+
+
 class ScenarioModel(_Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     title: str = ""
@@ -170,5 +227,7 @@ class ScenarioModel(_Strict):
     local_time: LocalTime | None = None
     sides: dict[str, SideModel] = Field(min_length=1)
     neutral_notices: list[NeutralNoticeModel] = []
+    politics: list[PoliticalEventModel] = []
+    weather: WeatherModel = WeatherModel()
     forces: list[ForceModel] = Field(min_length=1)
     sources: list[str] = []

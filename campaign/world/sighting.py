@@ -117,7 +117,10 @@ class Conditions(Protocol):
 
     def visibility(self, lat: float, lon: float, t_min: float) -> float: ...
 
-    def changes(self, motion: Motion, t0: float, t1: float) -> list[float]: ...
+    def next_change(self, motion: Motion, t0: float, t1: float) -> float | None:
+        """The first time in (t0, t1) at which the light or the weather met by a force on ``motion``
+        may change, or None."""
+        ...
 
 
 @dataclass
@@ -181,6 +184,19 @@ class SightingModel:
         if st.missed is None:
             st.missed = bool(self.rng.random() < self.rules.miss_chance)
         return st.missed
+
+    def both_ranges_at(self, key: tuple[str, str], t_min: float
+                       ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        """The ranges that hold a level, and those at which one is gained (see ``ranges_at``)."""
+        obs = self.motions[key[0]]
+        lat, lon = obs.position(t_min)
+        light = self.conditions.light(lat, lon, t_min)
+        vis = self.conditions.visibility(lat, lon, t_min)
+        st = self.pairs.setdefault(key, PairState())
+        target = self.ships_of(key[1])
+        full = self.rules.ranges(target, light, vis, False)
+        near = self.rules.ranges(target, light, vis, True) if self._missed(st) else full
+        return full, near
 
     def ranges_at(self, key: tuple[str, str], t_min: float, *, closing: bool = False
                   ) -> tuple[float, float, float, str, float]:
@@ -275,8 +291,7 @@ class SightingModel:
         t = t0
         while t < t1:
             d = self._dist(a, b, t)
-            full = self.ranges_at(key, t + AFTER_MIN)[:3]
-            near = self.ranges_at(key, t + AFTER_MIN, closing=True)[:3]
+            full, near = self.both_ranges_at(key, t + AFTER_MIN)
             closer = self.bounds(st.level, *near)[0]
             farther = self.bounds(st.level, *full)[1]
             closer = None if closer is None else closer - HYSTERESIS_NM
@@ -286,7 +301,7 @@ class SightingModel:
             if farther is not None and d > farther:
                 # The ranges changed at this breakpoint (dusk fell, the haze came down).
                 return Event(t, self.level_for(d, *full, st.level), d)
-            w_end = min([t1] + [x for x in self._breaks(a, b, t, t1) if x > t + T_TOL_MIN])
+            w_end = self._next_break(a, b, t, t1)
             f = lambda x: self._dist(a, b, x)  # noqa: E731
             hits = []
             if closer is not None:
@@ -302,10 +317,19 @@ class SightingModel:
             t = w_end if w_end > t else t + T_TOL_MIN
         return None
 
-    def _breaks(self, a: Motion, b: Motion, t0: float, t1: float) -> list[float]:
-        out = a.breakpoints(t0, t1) + b.breakpoints(t0, t1)
-        out += self.conditions.changes(a, t0, t1)
-        return sorted(out)
+    def _next_break(self, a: Motion, b: Motion, t0: float, t1: float) -> float:
+        """The end of the window that starts at t0: the next turn or stop of either force, or change
+        of the light or weather at the observer (``a``), whichever is first; t1 if none."""
+        lo = t0 + T_TOL_MIN
+        cands = [t1]
+        for m in (a, b):
+            nxt = [x for x in m.breakpoints(t0, t1) if x > lo]
+            if nxt:
+                cands.append(nxt[0])
+        c = self.conditions.next_change(a, lo, min(cands))
+        if c is not None:
+            cands.append(c)
+        return min(cands)
 
     @staticmethod
     def _first_below(f: Callable[[float], float], t0: float, t1: float, r: float,

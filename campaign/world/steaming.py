@@ -43,9 +43,10 @@ def plan_route(world: World, force: ForceState, order: Sail) -> Route:
     lons: list[float] = []
     passages: list[str] = []
     vessel = force.vessel()
+    avoid = world.avoid_areas(force)
     for a, b in zip(stops[:-1], stops[1:]):
         try:
-            r = world.router.route(a, b, avoid=force.avoid, vessel=vessel)
+            r = world.router.route(a, b, avoid=avoid, vessel=vessel)
         except RouteError as exc:
             from campaign.world.world import OrderImpossible
 
@@ -94,6 +95,33 @@ def releg(world: World, force: ForceState) -> None:
         world.emit(ship, "speed_change", route=_route_json(force.leg.route),
                    route_offset_nm=round(force.leg.offset_nm, 4),
                    eta=world.clock.iso(force.leg.end_min()), reason="slowest ship dropped out")
+
+
+def reroute(world: World, force: ForceState, dest: tuple[float, float], *, exempt: set[str] = frozenset(),
+            reason: str = "") -> bool:
+    """Steer a force under way onto a new route to ``dest`` from where it is, at the same speed,
+    avoiding the waters it may not enter (except those in ``exempt``, which it is leaving).
+    Returns False, and leaves the leg as it was, if no such route exists."""
+    from campaign.world.world import REPLANNED
+
+    leg = force.leg
+    if leg is None:
+        return False
+    lat, lon, _ = force.position_at(world.env.now)
+    avoid = tuple(a for a in world.avoid_areas(force) if a.key not in exempt)
+    try:
+        route = world.router.route((lat, lon), dest, avoid=avoid, vessel=force.vessel())
+    except RouteError as exc:
+        world._emit_force(force, "order_failed", order="re-plan the leg", reason=str(exc))
+        return False
+    checkpoint(world, force)
+    force.leg = Leg(route, world.env.now, leg.speed_kn)
+    world.moved(force)
+    for ship in force.active_ships():
+        world.emit(ship, "course_change", route=_route_json(route), route_offset_nm=0.0,
+                   dist_nm=round(route.length_nm, 2), eta=world.clock.iso(force.leg.end_min()), reason=reason or None)
+    world.interrupt(force, REPLANNED)
+    return True
 
 
 def _route_json(route: Route) -> list[list[float]]:

@@ -98,6 +98,7 @@ class ForceState:
     current_order: str = ""
     speed_order: object = None  # the Sail order's speed, kept to re-plan the leg if a ship drops out
     avoid: tuple = ()  # AvoidArea: waters this force may not enter
+    process: object = None  # its SimPy process (follow_orders), to be interrupted
 
     def active_ships(self) -> list[ShipState]:
         return [s for s in self.ships if s.status not in ("out_of_coal", "interned")]

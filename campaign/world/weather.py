@@ -63,6 +63,7 @@ HISTORICAL_SCRIPT_FILE = DATA_DIR / "weather_1914.yaml"
 Barometer = Literal["rising", "steady", "falling"]
 FIELDS = ("state", "barometer", "wind_from_deg", "visibility_nm")
 MAX_STATE = 9
+M_S_PER_KN = 1852.0 / 3600.0
 # Draws per period and region (fixed, so that a region's stream never depends on scripts or queries):
 # state step, wind regime kept?, wind regime, wind scatter, visibility kept?, visibility category, haze.
 _DRAWS = 7
@@ -167,6 +168,7 @@ class EffectRules:
     head_sea_half_angle_deg: float
     head_sea_min_state: int
     low_freeboard_types: frozenset[str]
+    low_freeboard_classes: frozenset[str]
     coaling_max_state: int
     gunnery_shift: tuple[tuple[int, int], ...]  # (min_state, yd), ascending
     dirty_weather_min_state: int
@@ -177,7 +179,7 @@ class EffectRules:
 @dataclass(frozen=True)
 class WeatherParams:
     period_h: int
-    upper_m_s: tuple[float, ...]  # upper wind limit of states 0..8, m/s
+    upper_m_s: tuple[float, ...]  # upper wind limit of states 0..8, m/s (from kn_upper)
     visibility_names: tuple[str, ...]  # best to worst
     visibility_nm: tuple[float, ...]
     groups: tuple[tuple[str, int], ...]  # (name, max_state), ascending
@@ -218,7 +220,7 @@ class _ScaleRow(_Strict):
     state: int = Field(ge=0, le=MAX_STATE)
     beaufort: str
     knots: str
-    m_s_upper: float | None
+    kn_upper: float | None
     wave_ft: float
     douglas: int
     sea: str
@@ -283,7 +285,7 @@ def load_params(path: Path = WEATHER_FILE) -> WeatherParams:
     f = _File.model_validate(yaml.safe_load(path.read_text()))
     if [r.state for r in f.scale] != list(range(MAX_STATE + 1)):
         raise ValueError(f"{path}: scale must list states 0..{MAX_STATE} in order")
-    upper = tuple(float(r.m_s_upper) for r in f.scale[:-1])  # the last state is open-ended
+    upper = tuple(float(r.kn_upper) * M_S_PER_KN for r in f.scale[:-1])  # the last state is open-ended
     names = tuple(c.name for c in f.visibility_categories)
     groups = tuple((g.name, int(g.max_state)) for g in f.state_groups)
     if groups[-1][1] != MAX_STATE:
@@ -307,6 +309,7 @@ def load_params(path: Path = WEATHER_FILE) -> WeatherParams:
         head_sea_half_angle_deg=float(e["head_sea"]["half_angle_deg"]),
         head_sea_min_state=int(e["head_sea"]["min_state"]),
         low_freeboard_types=frozenset(e["head_sea"]["low_freeboard_types"]),
+        low_freeboard_classes=frozenset(e["head_sea"].get("low_freeboard_classes", ())),
         coaling_max_state=int(e["coaling_at_sea"]["max_state"]),
         gunnery_shift=tuple(sorted((int(x["min_state"]), int(x["yd"])) for x in e["gunnery"]["shift_yd"])),
         dirty_weather_min_state=int(e["gunnery"]["dirty_weather_min_state"]),
@@ -632,8 +635,9 @@ def visibility_factor(ws: WeatherState, rules: EffectRules | None = None) -> flo
 
 
 def freeboard_class(ship: Any, rules: EffectRules | None = None) -> Literal["low", "high"]:
-    """"low" or "high" for a ship (its own ``freeboard`` if it has one, else its type), a ship type, or
-    the class itself. Low-freeboard types and why: data/weather.yaml, effects.head_sea."""
+    """"low" or "high" for a ship (by its own ``freeboard`` if it has one, else its class, else its type),
+    for a ship type, or "low"/"high" itself. Which and why: data/weather.yaml, effects.head_sea."""
+    r = _rules(rules)
     if isinstance(ship, str):
         if ship in ("low", "high"):
             return ship  # type: ignore[return-value]
@@ -642,10 +646,12 @@ def freeboard_class(ship: Any, rules: EffectRules | None = None) -> Literal["low
         own = getattr(ship, "freeboard", None)
         if own in ("low", "high"):
             return own
+        if getattr(ship, "cls", None) in r.low_freeboard_classes:
+            return "low"
         kind = getattr(ship, "type", None)
     if kind not in get_args(ShipType):
         raise ValueError(f"freeboard of unknown ship type {kind!r}; known: {', '.join(get_args(ShipType))}")
-    return "low" if kind in _rules(rules).low_freeboard_types else "high"
+    return "low" if kind in r.low_freeboard_types else "high"
 
 
 def is_head_sea(ws: WeatherState, course_deg: float, rules: EffectRules | None = None) -> bool:

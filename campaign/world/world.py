@@ -19,11 +19,12 @@ from campaign.geo.places import Gazetteer, Place, default_places
 from campaign.geo.routing import Router, default_router
 from campaign.model.orders import Coal, CoalFromCollier, Detach, Order, Point, Sail, Stop, Wait
 from campaign.scenario.model import ForceSpec, Scenario
-from campaign.world import coaling, steaming
+from campaign.world import coaling, politics, steaming
 from campaign.world.clock import Clock
 from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
 from campaign.world.sighting import Conditions, SightingRules
+from campaign.world.weather import Weather
 from campaign.world.records import Recorder
 from campaign.world.rules import StrategicRules, default_rules
 from campaign.world.units import ForceState, ShipState
@@ -33,6 +34,9 @@ from campaign.world.units import ForceState, ShipState
 RNG_STREAMS = ("weather", "sighting", "combat", "signals", "command")
 
 PORT_KINDS = frozenset({"port", "naval_base"})
+
+# The cause of an interrupt that tells a force's process its leg was re-planned under it.
+REPLANNED = "replanned"
 
 
 class OrderImpossible(Exception):
@@ -60,9 +64,12 @@ class World:
         self.ships: dict[str, ShipState] = {}
         self.transfers: dict[str, coaling.CollierTransfer] = {}
         self.collier_waiters: list[tuple[ForceState, ForceState, simpy.Event]] = []
+        self.weather = Weather(scenario.start_utc, scenario.end_utc, self.rng["weather"],
+                               script=scenario.weather_script)
         self.contacts = Contacts(self, conditions or default_conditions(self), sighting_rules)
         for spec in scenario.forces:
             self._add_force(spec)
+        self.env.process(politics.announce(self))
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -84,7 +91,13 @@ class World:
         for st in force.ships:
             self.emit(st, "start", note=spec.note)
         self.moved(force)
-        self.env.process(self.follow_orders(force))
+        force.process = self.env.process(self.follow_orders(force))
+
+    def interrupt(self, force: ForceState, cause: str) -> None:
+        """Wake a force's process (its leg was re-planned, or it has new orders)."""
+        proc = force.process
+        if proc is not None and proc.is_alive and proc is not self.env.active_process:
+            proc.interrupt(cause)
 
     def moved(self, force: ForceState) -> None:
         """A force's motion may have changed (a leg begun, ended or re-planned): tell the eyes."""
@@ -95,16 +108,42 @@ class World:
     def place_of(self, p: Point) -> Place | None:
         return self.places.get(p.place) if p.place else None
 
+    def at_war(self, a: str, b: str) -> bool:
+        """Are two nations at war now? By the scenario's political timeline when it has one; else
+        every nation of one side is at war with every nation of another, neutrals apart."""
+        if self.scenario.politics.events:
+            return self.scenario.politics.at_war(a, b, self.env.now)
+        sa, sb = self.scenario.side_of_nation(a), self.scenario.side_of_nation(b)
+        neutral = self.scenario.neutral_sides
+        return sa is not None and sb is not None and sa != sb and sa not in neutral and sb not in neutral
+
+    def belligerent(self, nation: str) -> bool:
+        """Is the nation at war with anyone now (and so bound by the rules for belligerents)?"""
+        if self.scenario.politics.events:
+            return any(nation in pair for pair in self.scenario.politics.wars(self.env.now))
+        return any(self.at_war(nation, other) for other in self.scenario.nations() if other != nation)
+
     def relation(self, force: ForceState, nation: str | None) -> str:
-        """'own', 'friendly', 'hostile' or 'neutral': how a nation stands to the force's side."""
+        """'own', 'friendly', 'hostile' or 'neutral': how a nation stands to the force's nation now."""
         if nation is None:
             return "neutral"
         if nation == force.nation:
             return "own"
+        if self.at_war(force.nation, nation):
+            return "hostile"
         side = self.scenario.side_of_nation(nation)
-        if side is None or side in self.scenario.neutral_sides or force.side in self.scenario.neutral_sides:
-            return "neutral"
-        return "friendly" if side == force.side else "hostile"
+        if side is not None and side == force.side and side not in self.scenario.neutral_sides:
+            return "friendly"
+        return "neutral"
+
+    def avoid_areas(self, force: ForceState) -> tuple:
+        """Waters the force may not enter now: its own standing limits and the political timeline's."""
+        from campaign.geo.regions import territorial_belt
+
+        belts = tuple(territorial_belt(sov, width)
+                      for sov, width in self.scenario.politics.keep_out(force.nation, self.env.now))
+        keys = {a.key for a in force.avoid}
+        return tuple(force.avoid) + tuple(b for b in belts if b.key not in keys)
 
     def is_enterable_port(self, force: ForceState, place: Place) -> bool:
         return place.kind in PORT_KINDS and self.relation(force, place.nation) != "hostile"
@@ -116,7 +155,7 @@ class World:
         # Hague XIII limits the stay of belligerent warships; merchant ships (colliers, supply
         # ships) are not bound by it.
         warships = any(not s.ship.is_merchant for s in force.active_ships())
-        if warships and self.relation(force, place.nation) == "neutral":
+        if warships and self.belligerent(force.nation) and self.relation(force, place.nation) == "neutral":
             force.port_clock_min = self.env.now
             # A neutral's notice, given while the force lies there, restarts the count (research
             # timeline: Italy counted Goeben's 24 hours at Messina from 17:00 on 5 August).
@@ -265,7 +304,12 @@ class World:
             dry_at, _ = self.next_dry(force)
             t_next = min(stop, dry_at)
             if t_next > self.env.now:
-                yield self.env.timeout(t_next - self.env.now)
+                try:
+                    yield self.env.timeout(t_next - self.env.now)
+                except simpy.Interrupt as intr:
+                    if intr.cause != REPLANNED:
+                        raise
+                    continue  # the leg was re-planned: recompute when to stop
             if dry_at <= stop and self.handle_dry(force):
                 if not force.active_ships():
                     return
@@ -328,7 +372,7 @@ class World:
             self.emit(ship, "detach", was_in=force.name, note=order.note)
         self.moved(new)
         self.moved(force)
-        self.env.process(self.follow_orders(new))
+        new.process = self.env.process(self.follow_orders(new))
 
     # -- collier meetings -----------------------------------------------------------------------
 

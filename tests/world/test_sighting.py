@@ -31,8 +31,8 @@ class DayThenNight(ClearDay):
     def light(self, lat, lon, t_min):
         return "day" if t_min < self.dusk_min else self.night
 
-    def changes(self, motion, t0, t1):
-        return [self.dusk_min] if t0 < self.dusk_min < t1 else []
+    def next_change(self, motion, t0, t1):
+        return self.dusk_min if t0 < self.dusk_min < t1 else None
 
 
 def run_world(write_scenario, forces: list[dict[str, Any]], conditions=None, rules=None, end="1914-08-03T00:00Z"):

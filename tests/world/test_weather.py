@@ -259,10 +259,13 @@ def test_visibility_factor_scales_with_visibility_up_to_clear() -> None:
     assert visibility_factor(ws(2, visibility_nm=0.3)) == pytest.approx(0.03)
 
 
-def test_low_freeboard_is_destroyers_torpedo_boats_and_gunboats() -> None:
+def test_low_freeboard_is_destroyers_torpedo_boats_gunboats_and_the_charlemagne_class() -> None:
     ships = default_ships()
+    assert PARAMS.effects.low_freeboard_classes <= {s.cls for s in ships.values()}
     for ship in ships.values():
-        assert freeboard_class(ship) == ("low" if ship.type == "destroyer" else "high"), ship.name
+        low = ship.type == "destroyer" or ship.cls == "Charlemagne"
+        assert freeboard_class(ship) == ("low" if low else "high"), ship.name
+    assert {s.name for s in ships.values() if s.cls == "Charlemagne"} == {"Charlemagne", "Gaulois", "Saint Louis"}
     assert freeboard_class("torpedo_boat") == "low" and freeboard_class("gunboat") == "low"
     assert freeboard_class("battleship") == "high" and freeboard_class("collier") == "high"
 

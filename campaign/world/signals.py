@@ -1,0 +1,516 @@
+"""Messages by cable and wireless inside the SimPy world: routes, delays, queues, jamming, interception.
+
+A *node* is a command that sends and receives: a ship or squadron at sea with a W/T set, or a
+headquarters at a telegraph station (a ship in port may be both). :class:`SignalNetwork` joins the nodes
+by a graph of hops and delivers :class:`Message` objects along the quickest one:
+
+- **cable and land-line hops** between the telegraph stations of ``data/telegraph.yaml``, timed by the
+  1905 rule (seed 002: one hour per 1,000 miles by day, 1.5 hours at night; nautical miles, day or night
+  judged at the sending station when the hop begins);
+- **wireless hops** between friendly sets in range (``data/wireless.yaml``): a ship's set, another
+  friendly ship (a relay, as the steamer General and the station ship Loreley relayed Goeben's traffic),
+  or a shore station joined by land line to its telegraph station (shore stations work ships, not each
+  other: between shore points the cables carried the traffic). Range is the transmitter's by day or
+  night (the light at the transmitter) times the receiver's receive factor;
+- **handling** at every vertex as a ``simpy.Resource``, so traffic queues: a headquarters' dispatch (the
+  Admiralty's 55 minutes), a station's relay minutes, a ship's enciphering and keying; the addressee
+  deciphers. Figures and sources are in the data files.
+
+Route choice is made when a message is sent: a time-dependent Dijkstra search over the vertices, each
+relaxation costing the vertex's expected queue wait and handling and the hop's transit at the expected
+time, with ships where their legs will put them. The message then travels as a SimPy process
+(``transmit``). A wireless hop is checked again when it is keyed: out of range, the message is re-routed
+from where it is (``message_rerouted``); jammed, it waits and the operator calls again every
+``jam_retry_min`` or as soon as a jammer stops (``message_jammed``). A message with no route is *held* and
+the route sought again every ``no_route_retry_min`` (ships move) until ``hold_limit_min``, then recorded
+``message_lost``: operators kept a message until they could pass it.
+
+**Jamming.** ``set_jamming(node, True)`` puts a node's set to jamming. A jammer hostile to a message
+blocks a wireless hop when its own signal at the hop's receiver is at least as strong as the sender's,
+strength judged as distance over range: ``d_jam / R_jam <= jam_margin * d_send / R_send`` (and the
+receiver within the jammer's range). Both sides jammed in August 1914 (research notes.md section 5).
+
+**Interception.** Every wireless transmission by a node is heard by every hostile node whose set is
+within the transmitter's range times the listener's receive factor (and ``intercept_factor``). The
+listener learns the sea and area of the sender and nothing else (seed 000; the British had no
+direction-finding): ``on_intercept({"sea", "area", "t_min"}, t)`` and a record ``intercept`` at the
+listener. Shore stations' transmissions are not reported (their places are known).
+
+Randomness: none; the ``rng`` argument (the world's "signals" generator) is kept for garbles and
+failures to come. No module-level mutable state; records are emitted through the world's ``emit``.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import itertools
+import math
+from collections.abc import Callable, Generator, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import simpy
+
+from campaign.geo.earth import distance_nm
+from campaign.world.clock import Clock
+from campaign.world.sea_areas import SeaAreas, default_sea_areas
+from campaign.world.signal_data import ANY, SignalData, WirelessSet, default_signal_data
+
+KINDS = ("report", "order", "politics", "info")
+DISPATCHED = "dispatched"  # arrival at a station from the originating headquarters (see _arrival)
+NIGHT_SUN_ALT_DEG = -6.0  # end of civil twilight, as the replay and the light model take night to begin
+NIGHT_MEMO_SIZE = 50_000  # entries of the light memo before it is cleared (memory bound only)
+IsNight = Callable[[float, float, datetime], bool]
+Position = Callable[[float], tuple[float, float]]
+
+
+@functools.cache
+def _light_at() -> Callable[..., Any] | None:
+    try:
+        from campaign.world import light
+    except ImportError:
+        return None
+    return getattr(light, "light_at", None)
+
+
+def default_is_night(lat: float, lon: float, when_utc: datetime) -> bool:
+    """True at night at a place (degrees) and UTC time: the light model's moonlit or dark night when
+    ``campaign.world.light`` is available, else the sun more than 6 degrees below the horizon."""
+    light_at = _light_at()
+    if light_at is not None:
+        return light_at(lat, lon, when_utc).state in ("moonlit_night", "dark_night")
+    from campaign.output.replay_sun import sun_altitude_deg
+
+    return sun_altitude_deg(lat, lon, when_utc) < NIGHT_SUN_ALT_DEG
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, set):
+        return frozenset(_freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message: ``content`` holds the structured facts the world acts on, ``text`` the sentence."""
+
+    id: str
+    sender: str
+    receiver: str
+    kind: str
+    content: Mapping[str, Any]
+    text: str
+    sent_min: float
+
+
+@dataclass(eq=False)
+class _Vertex:
+    key: str  # "T:<station>", "W:<shore station>", "N:<node>"
+    label: str
+    kind: str  # "telegraph" | "shore" | "node"
+    nation: str | None
+    position: Position
+    resource: simpy.Resource
+    handling_min: float = 0.0  # a telegraph station's relay minutes
+    set: WirelessSet | None = None
+    serves: tuple[str, ...] = ()
+    side: str | None = None
+    station: str | None = None  # node: the telegraph station it stands at
+    on_receive: Callable[[Message, float], None] | None = None
+    on_intercept: Callable[[dict[str, Any], float], None] | None = None
+    jamming: bool = False
+    lines: list[tuple[str, str, float]] = field(default_factory=list)  # (to key, kind, length_nm)
+
+
+@dataclass(frozen=True)
+class _Hop:
+    src: str
+    dst: str
+    by: str  # "cable" | "land_line" | "wireless" | "local"
+    length_nm: float = 0.0
+
+
+class SignalNetwork:
+    """Cable and wireless messages between registered command nodes inside one SimPy environment.
+
+    ``emit(t_min, type_, unit=None, side=None, lat=None, lon=None, **fields)`` records an event (the
+    world's ``rec.emit``); ``clock`` converts minutes to UTC; ``is_night(lat, lon, when_utc)`` judges the
+    light (default :func:`default_is_night`); ``sides`` maps nations to sides and ``neutral_sides`` lists
+    sides at war with no one (two sides are hostile when both are known, differ and neither is neutral);
+    ``data`` and ``sea_areas`` default to the bundled files.
+    """
+
+    def __init__(self, env: simpy.Environment, emit: Callable[..., Any], clock: Clock,
+                 rng: np.random.Generator | None = None, *, is_night: IsNight = default_is_night,
+                 data: SignalData | None = None, sea_areas: SeaAreas | None = None,
+                 sides: Mapping[str, str] | None = None, neutral_sides: Iterable[str] = ()) -> None:
+        self.env, self.emit, self.clock, self.rng = env, emit, clock, rng
+        self.is_night = is_night
+        self.data = data or default_signal_data()
+        self.sea_areas = sea_areas or default_sea_areas()
+        self.sides = dict(sides or {})
+        self.neutral_sides = frozenset(neutral_sides)
+        self._vertices: dict[str, _Vertex] = {}
+        self._ids = itertools.count(1)
+        self._jam_changed = env.event()
+        self._night_memo: dict[tuple[float, float, float], bool] = {}
+        for st in self.data.stations:
+            self._add(_Vertex(f"T:{st.name}", st.name, "telegraph", st.nation, _fixed(st.lat, st.lon),
+                              simpy.Resource(env, st.capacity), handling_min=st.handling_min))
+        for link in self.data.links:
+            self._join(f"T:{link.a}", f"T:{link.b}", link.kind, link.length_nm)
+        land = self.data.telegraph.land_line_routing_factor
+        for sh in self.data.shore_stations:
+            self._add(_Vertex(f"W:{sh.name}", sh.name, "shore", sh.nation, _fixed(sh.lat, sh.lon),
+                              simpy.Resource(env, 1), set=sh.set, serves=sh.serves))
+            tele = self.data.station(sh.telegraph)
+            self._join(f"W:{sh.name}", f"T:{tele.name}", "land_line",
+                       float(distance_nm(sh.lat, sh.lon, tele.lat, tele.lon)) * land)
+
+    # -- set-up ---------------------------------------------------------------------------------
+
+    def _add(self, v: _Vertex) -> None:
+        self._vertices[v.key] = v
+
+    def _join(self, a: str, b: str, kind: str, length_nm: float) -> None:
+        self._vertices[a].lines.append((b, kind, length_nm))
+        self._vertices[b].lines.append((a, kind, length_nm))
+
+    def register(self, node: str, side: str, nation: str, position: Position | None = None, *,
+                 station: str | None = None, wireless: str | None = None,
+                 on_receive: Callable[[Message, float], None] | None = None,
+                 on_intercept: Callable[[dict[str, Any], float], None] | None = None) -> None:
+        """Add a command node: ``position(t_min) -> (lat, lon)`` in degrees (a headquarters may omit it
+        and stand at its ``station``), the telegraph ``station`` it can hand messages to, the key of its
+        W/T set class in ``data/wireless.yaml`` (see :meth:`SignalData.set_for`), and its callbacks."""
+        key = f"N:{node}"
+        if key in self._vertices:
+            raise ValueError(f"node {node!r} is already registered")
+        if wireless is not None and wireless not in self.data.sets:
+            raise KeyError(f"unknown W/T set {wireless!r}; sets are {', '.join(self.data.sets)}")
+        st = self.data.station(station) if station is not None else None
+        if position is None:
+            if st is None:
+                raise ValueError(f"node {node!r} needs a position or a station")
+            position = _fixed(st.lat, st.lon)
+        capacity = 1 if wireless is not None else self.data.telegraph.hq_capacity
+        self._add(_Vertex(key, node, "node", nation, position, simpy.Resource(self.env, capacity),
+                          set=self.data.sets[wireless] if wireless else None, side=side,
+                          station=st.name if st else None, on_receive=on_receive, on_intercept=on_intercept))
+
+    def set_station(self, node: str, station: str | None) -> None:
+        """Put a node at a telegraph station (a ship entering port) or take it away (None)."""
+        self._node(node).station = self.data.station(station).name if station is not None else None
+
+    def _node(self, node: str) -> _Vertex:
+        try:
+            return self._vertices[f"N:{node}"]
+        except KeyError:
+            raise KeyError(f"unknown node {node!r}; register it first") from None
+
+    def set_jamming(self, node: str, active: bool) -> None:
+        """Start or stop jamming with a node's set; records ``jamming_start`` / ``jamming_end``."""
+        v = self._node(node)
+        if v.set is None:
+            raise ValueError(f"node {node!r} has no W/T set to jam with")
+        if v.jamming == active:
+            return
+        v.jamming = active
+        lat, lon = v.position(self.env.now)
+        self.emit(self.env.now, "jamming_start" if active else "jamming_end", v.label, v.side, lat, lon)
+        changed, self._jam_changed = self._jam_changed, self.env.event()
+        changed.succeed()
+
+    # -- relations ------------------------------------------------------------------------------
+
+    def _side_of(self, v: _Vertex) -> str | None:
+        return v.side if v.kind == "node" else self.sides.get(v.nation or "")
+
+    def hostile(self, a: str | None, b: str | None) -> bool:
+        """True when sides ``a`` and ``b`` are at war: both known, different, neither neutral."""
+        return (a is not None and b is not None and a != b
+                and a not in self.neutral_sides and b not in self.neutral_sides)
+
+    def _usable(self, v: _Vertex, sender: _Vertex, target: _Vertex) -> bool:
+        """May a message of ``sender`` pass through ``v`` (or end there)?"""
+        if v is sender or v is target:
+            return True
+        if v.kind == "telegraph":
+            return not self.hostile(sender.side, self._side_of(v))
+        if v.kind == "shore":
+            return ANY in v.serves or sender.nation in v.serves or any(
+                self.sides.get(n) == sender.side and sender.side is not None for n in v.serves)
+        return v.set is not None and v.side == sender.side  # a friendly ship relays
+
+    # -- timing ---------------------------------------------------------------------------------
+
+    def _night(self, v: _Vertex, t: float) -> bool:
+        # Exact memo of the light at a place and minute: a route search asks it once per neighbour of a
+        # vertex. Keyed by the position, so a changed leg is never judged by a stale place; bounded.
+        lat, lon = v.position(t)
+        key = (lat, lon, t)
+        night = self._night_memo.get(key)
+        if night is None:
+            if len(self._night_memo) > NIGHT_MEMO_SIZE:
+                self._night_memo.clear()
+            night = self._night_memo[key] = bool(self.is_night(lat, lon, self.clock.utc(t)))
+        return night
+
+    def _range(self, tx: _Vertex, rx: _Vertex, t: float) -> float:
+        assert tx.set is not None and rx.set is not None
+        return tx.set.range_nm(self._night(tx, t)) * rx.set.receive_factor
+
+    def _handling(self, v: _Vertex, hop: _Hop, msg: Message, came_by: str | None) -> float:
+        """Minutes ``v`` spends on the message before ``hop``; ``came_by`` None at the message's origin."""
+        w = self.data.wireless
+        if v.kind == "telegraph":
+            return 0.0 if came_by == DISPATCHED else v.handling_min  # the HQ's dispatch put it on the wire
+        if v.kind == "shore":
+            return w.transmit_min(msg.text)
+        if came_by is None:
+            if hop.by == "wireless":
+                return w.encipher_min + w.transmit_min(msg.text)
+            return self.data.telegraph.dispatch_min
+        return w.transmit_min(msg.text)  # a ship relays by re-keying the groups
+
+    def _transit(self, hop: _Hop, src: _Vertex, t: float) -> float:
+        if hop.by in ("cable", "land_line"):
+            return self.data.telegraph.line_min(hop.length_nm, self._night(src, t))
+        return 0.0
+
+    @staticmethod
+    def _queue_wait(v: _Vertex, handling: float) -> float:
+        backlog = v.resource.count + len(v.resource.queue) + 1 - v.resource.capacity
+        return max(0, backlog) / v.resource.capacity * handling
+
+    def _in_range(self, tx: _Vertex, rx: _Vertex, t: float) -> bool:
+        assert tx.set is not None and rx.set is not None
+        (la1, lo1), (la2, lo2) = tx.position(t), rx.position(t)
+        d = float(distance_nm(la1, lo1, la2, lo2))
+        day, night = tx.set.day_nm * rx.set.receive_factor, tx.set.night_nm * rx.set.receive_factor
+        if d <= min(day, night):
+            return True  # in range whatever the light: no need to ask it
+        if d > max(day, night):
+            return False
+        return d <= self._range(tx, rx, t)
+
+    # -- routing --------------------------------------------------------------------------------
+
+    def _hops_from(self, v: _Vertex, sender: _Vertex, target: _Vertex) -> Iterable[_Hop]:
+        for dst, kind, length in v.lines:
+            yield _Hop(v.key, dst, kind, length)
+        if v.kind == "node" and v.station is not None:
+            yield _Hop(v.key, f"T:{v.station}", "local")
+        if v.kind == "telegraph":
+            for u in self._vertices.values():
+                if u.kind == "node" and u.station == v.label and (u is target or u.set is not None):
+                    yield _Hop(v.key, u.key, "local")
+        if v.set is not None:
+            for u in self._vertices.values():
+                if u is v or u.set is None or (v.kind == "shore" and u.kind == "shore"):
+                    continue  # shore stations worked ships; between shore points the cables carried traffic
+                if u.kind != "node" or u is target or u.side == sender.side:
+                    yield _Hop(v.key, u.key, "wireless")
+
+    def _plan(self, msg: Message, start: _Vertex, t0: float, came_by: str | None) -> tuple[list[_Hop], float] | None:
+        """Quickest route from ``start`` to the receiver leaving at ``t0``: (hops, expected arrival)."""
+        sender, target = self._node(msg.sender), self._node(msg.receiver)
+        best: dict[str, float] = {start.key: t0}
+        back: dict[str, tuple[_Hop, str | None]] = {}
+        heap: list[tuple[float, int, str, str | None]] = [(t0, 0, start.key, came_by)]
+        order = itertools.count(1)
+        done: set[str] = set()
+        while heap:
+            t, _, key, via = heapq.heappop(heap)
+            if key in done:
+                continue
+            done.add(key)
+            if key == target.key:
+                hops: list[_Hop] = []
+                while key != start.key:
+                    hop, _ = back[key]
+                    hops.append(hop)
+                    key = hop.src
+                return hops[::-1], t + self.data.wireless.decipher_min
+            v = self._vertices[key]
+            if v.kind == "node" and v is not start and v is not target and v.set is None:
+                continue  # headquarters are ends, not relays
+            for hop in self._hops_from(v, sender, target):
+                u = self._vertices[hop.dst]
+                if u.key in done or not self._usable(u, sender, target):
+                    continue
+                handling = self._handling(v, hop, msg, via)
+                t_dep = t + self._queue_wait(v, handling) + handling
+                if hop.by == "wireless" and not self._in_range(v, u, t_dep):
+                    continue
+                if hop.by in ("cable", "land_line"):
+                    fastest = self.data.telegraph.line_min(hop.length_nm, night=False)
+                    slowest = self.data.telegraph.line_min(hop.length_nm, night=True)
+                    if t_dep + min(fastest, slowest) >= best.get(u.key, math.inf) - 1e-9:
+                        continue  # cannot improve whatever the light: no need to ask it
+                t_arr = t_dep + self._transit(hop, v, t_dep)
+                if t_arr < best.get(u.key, math.inf) - 1e-9:
+                    best[u.key] = t_arr
+                    back[u.key] = (hop, via)
+                    heapq.heappush(heap, (t_arr, next(order), u.key, _arrival(hop, via)))
+        return None
+
+    def _route_record(self, hops: list[_Hop]) -> tuple[dict[str, str], ...]:
+        return tuple({"from": self._vertices[h.src].label, "to": self._vertices[h.dst].label, "by": h.by}
+                     for h in hops)
+
+    # -- sending --------------------------------------------------------------------------------
+
+    def send(self, sender: str, receiver: str, kind: str, content: Mapping[str, Any], text: str) -> Message:
+        """Send a message now; records ``message_sent`` and starts its delivery process."""
+        if kind not in KINDS:
+            raise ValueError(f"message kind {kind!r}; kinds are {', '.join(KINDS)}")
+        src, dst = self._node(sender), self._node(receiver)
+        if src is dst:
+            raise ValueError(f"node {sender!r} cannot send a message to itself")
+        now = self.env.now
+        msg = Message(f"M{next(self._ids):04d}", sender, receiver, kind, _freeze(dict(content)), text, now)
+        plan = self._plan(msg, src, now, None)
+        lat, lon = src.position(now)
+        self.emit(now, "message_sent", src.label, src.side, lat, lon, id=msg.id, sender=sender,
+                  receiver=receiver, kind=kind, text=text,
+                  route=self._route_record(plan[0]) if plan else None,
+                  expected_delay_min=round(plan[1] - now, 3) if plan else None, held=plan is None)
+        self.env.process(self.transmit(msg, src, dst, plan))
+        return msg
+
+    def transmit(self, msg: Message, src: _Vertex, dst: _Vertex,
+                 plan: tuple[list[_Hop], float] | None) -> Generator[simpy.Event, Any, None]:
+        """The message's journey: handled and passed on hop by hop, re-routed, held or jammed as needed."""
+        here, came_by = src, None
+        taken: list[_Hop] = []
+        hops = plan[0] if plan else None
+        while here is not dst:
+            if hops is None:
+                hops = yield from self._hold(msg, here, came_by)
+                if hops is None:
+                    return
+            hop = hops[0]
+            nxt = self._vertices[hop.dst]
+            if here.kind == "telegraph" and came_by == DISPATCHED:
+                ok = True  # handed in by the message's headquarters: its dispatch covered the handling
+            else:
+                with here.resource.request() as req:
+                    yield req
+                    yield self.env.timeout(self._handling(here, hop, msg, came_by))
+                    ok = yield from self._key(msg, here, nxt, hop, src)
+            if not ok:  # enciphered and keyed in vain: from here on it needs only re-keying
+                came_by = came_by or "rekey"
+                plan = self._plan(msg, here, self.env.now, came_by)
+                hops = plan[0] if plan else None
+                lat, lon = here.position(self.env.now)
+                self.emit(self.env.now, "message_rerouted", here.label, self._side_of(here), lat, lon, id=msg.id,
+                          at=here.label, reason="out of range",
+                          route=self._route_record(hops) if hops else None)
+                continue
+            transit = self._transit(hop, here, self.env.now)
+            if transit > 0:
+                yield self.env.timeout(transit)
+            taken.append(hop)
+            here, came_by, hops = nxt, _arrival(hop, came_by), hops[1:]
+        yield self.env.timeout(self.data.wireless.decipher_min)
+        now = self.env.now
+        lat, lon = dst.position(now)
+        self.emit(now, "message_received", dst.label, dst.side, lat, lon, id=msg.id, sender=msg.sender,
+                  receiver=msg.receiver, kind=msg.kind, delay_min=round(now - msg.sent_min, 3),
+                  route=self._route_record(taken))
+        if dst.on_receive is not None:
+            dst.on_receive(msg, now)
+
+    def _hold(self, msg: Message, here: _Vertex,
+              came_by: str | None) -> Generator[simpy.Event, Any, list[_Hop] | None]:
+        """No route: seek one again every ``no_route_retry_min`` until ``hold_limit_min``, else lost."""
+        w = self.data.wireless
+        held_at = self.env.now
+        while self.env.now - held_at < w.hold_limit_min:
+            yield self.env.timeout(min(w.no_route_retry_min, w.hold_limit_min - (self.env.now - held_at)))
+            plan = self._plan(msg, here, self.env.now, came_by)
+            if plan is not None:
+                lat, lon = here.position(self.env.now)
+                self.emit(self.env.now, "message_rerouted", here.label, self._side_of(here), lat, lon, id=msg.id,
+                          at=here.label, reason="route found after holding", route=self._route_record(plan[0]))
+                return plan[0]
+        lat, lon = here.position(self.env.now)
+        self.emit(self.env.now, "message_lost", here.label, self._side_of(here), lat, lon, id=msg.id,
+                  sender=msg.sender, receiver=msg.receiver, reason="no route", held_min=round(self.env.now - held_at, 3))
+        return None
+
+    # -- keying a wireless hop: range, jamming, interception -------------------------------------
+
+    def _key(self, msg: Message, tx: _Vertex, rx: _Vertex, hop: _Hop,
+             sender: _Vertex) -> Generator[simpy.Event, Any, bool]:
+        """Key a hop now; for a wireless hop wait out jamming. False if the receiver is out of range."""
+        if hop.by != "wireless":
+            return True
+        jammed_since: float | None = None
+        while True:
+            if not self._in_range(tx, rx, self.env.now):
+                return False
+            jammers = self._jammers(tx, rx, sender)
+            if not jammers:
+                break
+            if jammed_since is None:
+                jammed_since = self.env.now
+                lat, lon = tx.position(self.env.now)
+                self.emit(self.env.now, "message_jammed", tx.label, self._side_of(tx), lat, lon, id=msg.id,
+                          hop={"from": tx.label, "to": rx.label}, jammers=tuple(j.label for j in jammers))
+            yield self.env.any_of([self.env.timeout(self.data.wireless.jam_retry_min), self._jam_changed])
+        if tx.kind == "node":
+            self._intercepted(tx)
+        return True
+
+    def _jammers(self, tx: _Vertex, rx: _Vertex, sender: _Vertex) -> list[_Vertex]:
+        now = self.env.now
+        rlat, rlon = rx.position(now)
+        tlat, tlon = tx.position(now)
+        d_send = float(distance_nm(tlat, tlon, rlat, rlon))
+        r_send = self._range(tx, rx, now)
+        out = []
+        for j in self._vertices.values():
+            if not (j.jamming and j.set is not None and self.hostile(j.side, sender.side)):
+                continue
+            jlat, jlon = j.position(now)
+            d_jam = float(distance_nm(jlat, jlon, rlat, rlon))
+            r_jam = self._range(j, rx, now)
+            if d_jam <= r_jam and d_jam / r_jam <= self.data.wireless.jam_margin * d_send / r_send:
+                out.append(j)
+        return out
+
+    def _intercepted(self, tx: _Vertex) -> None:
+        """Tell every hostile node within hearing the sea and area of a transmission, and record it."""
+        now = self.env.now
+        tlat, tlon = tx.position(now)
+        where = self.sea_areas.sea_area_at(tlat, tlon)
+        sea, area = where if where is not None else (None, None)
+        factor = self.data.wireless.intercept_factor
+        for v in list(self._vertices.values()):
+            if v.kind != "node" or v is tx or v.set is None or not self.hostile(v.side, tx.side):
+                continue
+            llat, llon = v.position(now)
+            if float(distance_nm(tlat, tlon, llat, llon)) <= self._range(tx, v, now) * factor:
+                self.emit(now, "intercept", v.label, v.side, llat, llon, sea=sea, area=area)
+                if v.on_intercept is not None:
+                    v.on_intercept({"sea": sea, "area": area, "t_min": now}, now)
+
+
+def _arrival(hop: _Hop, came_by: str | None) -> str:
+    """How a message reached ``hop.dst``: by the hop's medium, or DISPATCHED when the originating
+    headquarters handed it to its own telegraph station (its dispatch minutes put it on the wire)."""
+    return DISPATCHED if hop.by == "local" and came_by is None else hop.by
+
+
+def _fixed(lat: float, lon: float) -> Position:
+    return lambda _t: (lat, lon)

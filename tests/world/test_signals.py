@@ -1,0 +1,565 @@
+"""Signals: cable delays by the 1905 rule with handling and queues, wireless ranges by day and night,
+relays, interception (sea and area only), jamming, holding, determinism; the data; the seas and areas."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import pytest
+import simpy
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from campaign.geo.earth import distance_nm, forward
+from campaign.geo.land import default_land
+from campaign.geo.places import default_places
+from campaign.world.clock import Clock
+from campaign.world.records import Recorder
+from campaign.world.sea_areas import default_sea_areas, sea_area_at
+from campaign.world.signal_data import TELEGRAPH_FILE, WIRELESS_FILE, default_signal_data, parse_signal_data
+from campaign.world.signals import Message, SignalNetwork, default_is_night
+
+START = datetime(1914, 8, 4, 12, 0, tzinfo=UTC)
+SIDES = {"United Kingdom": "Entente", "France": "Entente", "Germany": "Central Powers",
+         "Austria-Hungary": "Central Powers", "Italy": "Italy"}
+BASE = (36.0, 18.0)  # Ionian Sea, area B
+
+
+def day(lat: float, lon: float, when: datetime) -> bool:
+    return False
+
+
+def night(lat: float, lon: float, when: datetime) -> bool:
+    return True
+
+
+def raw(path) -> dict[str, Any]:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def small_data(**wireless_rules: Any):
+    """The bundled rules and sets over a small test network: Alpha -1000 nm cable- Beta -500 nm line- Gamma."""
+    tel = raw(TELEGRAPH_FILE)
+    tel["stations"] = [
+        {"name": "Alpha", "nation": "United Kingdom", "kind": "telegraph_office", "lat": 36.0, "lon": 10.0, "source": "test"},
+        {"name": "Beta", "nation": "Italy", "kind": "telegraph_office", "lat": 36.0, "lon": 20.0, "source": "test"},
+        {"name": "Gamma", "nation": "United Kingdom", "kind": "telegraph_office", "lat": 36.0, "lon": 25.0, "source": "test"},
+    ]
+    tel["links"] = [
+        {"a": "Alpha", "b": "Beta", "kind": "cable", "length_nm": 1000, "source": "test"},
+        {"a": "Beta", "b": "Gamma", "kind": "land_line", "length_nm": 500, "source": "test"},
+    ]
+    wl = raw(WIRELESS_FILE)
+    wl["shore_stations"] = []
+    wl["rules"].update(wireless_rules)
+    return parse_signal_data(tel, wl, origin="test")
+
+
+def network(data=None, is_night=day, **kw):
+    env = simpy.Environment()
+    rec = Recorder()
+    net = SignalNetwork(env, rec.emit, Clock(START), np.random.default_rng(0), is_night=is_night,
+                        data=data or small_data(), sides=SIDES, neutral_sides={"Italy"}, **kw)
+    return env, rec, net
+
+
+def at(dist_nm: float, bearing: float = 90.0, origin: tuple[float, float] = BASE) -> tuple[float, float]:
+    lat, lon = forward(origin[0], origin[1], bearing, dist_nm)
+    return float(lat), float(lon)
+
+
+def fixed(p: tuple[float, float]):
+    return lambda _t: p
+
+
+def of_type(rec: Recorder, type_: str) -> list:
+    return [r for r in rec.records if r.type == type_]
+
+
+def received(rec: Recorder, msg: Message):
+    got = [r for r in of_type(rec, "message_received") if r.data["id"] == msg.id]
+    return got[0] if got else None
+
+
+WORDS = "Goeben and Breslau steering east at 17 knots"  # 8 words
+
+
+def wireless_min(data, relays: int = 0) -> float:
+    """Encipher and key at the origin, re-key at each relay, decipher at the addressee."""
+    w = data.wireless
+    return w.encipher_min + (1 + relays) * w.transmit_min(WORDS) + w.decipher_min
+
+
+# ------------------------------------------------------------------------------- the rules as data
+
+
+def test_rules_are_the_sources_numbers() -> None:
+    d = default_signal_data()
+    assert (d.telegraph.day_min_per_1000_nm, d.telegraph.night_min_per_1000_nm) == (60, 90)  # seed 002
+    assert d.telegraph.dispatch_min == 55  # Admiralty 14:05 -> land wire 15:00 (Churchill p.96)
+    assert (d.wireless.encipher_min, d.wireless.decipher_min) == (12, 12)  # Magdeburg, 26 Aug 1914
+    assert d.wireless.words_per_min == 10  # Jackson 1897
+    assert d.wireless.transmit_min(WORDS) == pytest.approx((8 + d.wireless.header_words) / 10)
+    # RN 1908 Mark I* table, S/U/W tunes: 150/250 to first-class, 120/200 to second-class cruisers.
+    assert (d.sets["capital"].day_nm, d.sets["capital"].night_nm) == (150, 250)
+    assert (d.sets["light_cruiser"].day_nm, d.sets["light_cruiser"].night_nm) == (120, 200)
+    for s in d.sets.values():
+        assert s.night_nm > s.day_nm and s.source.strip()
+    for s in d.shore_stations:
+        assert s.set.night_nm >= s.set.day_nm and s.source.strip()
+
+
+def test_cable_routing_factor_is_computed_from_the_sourced_cables() -> None:
+    d = default_signal_data()
+    gib, malta, alex = d.station("Gibraltar"), d.station("Malta"), d.station("Alexandria")
+    ratios = [1150 / distance_nm(gib.lat, gib.lon, malta.lat, malta.lon),
+              943 / distance_nm(malta.lat, malta.lon, alex.lat, alex.lon)]
+    assert d.telegraph.cable_routing_factor == pytest.approx(np.mean(ratios), abs=5e-4)
+
+
+def test_every_gazetteer_cable_is_a_telegraph_link_and_every_link_has_a_source() -> None:
+    d, gaz = default_signal_data(), default_places()
+    by_place = {}
+    for s in d.stations:
+        for p in gaz.by_kind("cable_station"):
+            if (p.lat, p.lon) == (s.lat, s.lon):
+                by_place[p.name] = s.name
+    pairs = {frozenset((link.a, link.b)) for link in d.links}
+    for cable in gaz.cables:
+        assert frozenset((by_place[cable.a], by_place[cable.b])) in pairs, (cable.a, cable.b)
+    for link in d.links:
+        assert link.source.strip() and link.length_nm > 0
+    names = {s.name for s in d.stations}
+    for required in ("London", "Paris", "Berlin", "Rome", "Vienna", "Constantinople", "Toulon", "Pola",
+                     "Taranto", "Bizerte", "Messina", "Valletta", "Porthcurno", "Carcavelos", "Gibraltar",
+                     "Alexandria", "Noto", "Cagliari", "Corfu", "Otranto", "Zante", "Syra", "Piraeus", "Chios",
+                     "Sitia", "Tripoli", "Benghazi", "Bône", "Marseille", "Brindisi"):
+        assert required in names
+
+
+def test_which_ship_carries_which_set() -> None:
+    d = default_signal_data()
+    assert d.set_for("Germany", "battlecruiser") == "goeben"
+    assert d.set_for("United Kingdom", "battlecruiser") == "capital"
+    assert d.set_for("United Kingdom", "light_cruiser") == "light_cruiser"
+    assert d.set_for("Germany", "station_ship") == "station_ship"
+    assert d.set_for("Germany", "collier") is None  # Bogados had no W/T (Miller ch.8)
+
+
+def test_default_light_is_day_at_noon_and_night_at_midnight_off_malta() -> None:
+    assert default_is_night(35.9, 14.5, datetime(1914, 8, 4, 11, 0, tzinfo=UTC)) is False
+    assert default_is_night(35.9, 14.5, datetime(1914, 8, 4, 23, 0, tzinfo=UTC)) is True
+
+
+# ------------------------------------------------------------------------------------------ cable
+
+
+def cable_net(is_night=day, on_receive=None):
+    env, rec, net = network(is_night=is_night)
+    net.register("HQ A", "Entente", "United Kingdom", station="Alpha")
+    net.register("HQ C", "Entente", "United Kingdom", station="Gamma", on_receive=on_receive)
+    return env, rec, net
+
+
+def cable_delay(data, night_first: bool, night_second: bool) -> float:
+    t = data.telegraph
+    return (t.dispatch_min + t.line_min(1000, night_first) + t.relay_min + t.line_min(500, night_second)
+            + t.relay_min + data.wireless.decipher_min)
+
+
+def test_cable_delay_by_day_is_the_1905_rule_plus_handling() -> None:
+    got = []
+    env, rec, net = cable_net(on_receive=lambda m, t: got.append((m.id, m.content["go"], t)))
+    msg = net.send("HQ A", "HQ C", "order", {"go": "Malta"}, "Proceed to Malta")
+    env.run(until=1000)
+    r = received(rec, msg)
+    # 55 dispatch + 60 (1,000 nm by day) + 10 relay + 30 (500 nm by day) + 10 relay + 12 decipher
+    assert r.data["delay_min"] == pytest.approx(177.0)
+    assert cable_delay(net.data, False, False) == pytest.approx(177.0)
+    assert got == [(msg.id, "Malta", pytest.approx(177.0))]
+    sent = of_type(rec, "message_sent")[0]
+    assert sent.data["expected_delay_min"] == pytest.approx(177.0)
+    assert [h["by"] for h in sent.data["route"]] == ["local", "cable", "land_line", "local"]
+    assert (sent.unit, r.unit) == ("HQ A", "HQ C")
+
+
+def test_cable_delay_at_night_is_half_as_long_again_on_the_lines() -> None:
+    env, rec, net = cable_net(is_night=night)
+    msg = net.send("HQ A", "HQ C", "order", {}, "Proceed to Malta")
+    env.run(until=1000)
+    # 55 + 90 (1,000 nm by night) + 10 + 45 (500 nm by night) + 10 + 12
+    assert received(rec, msg).data["delay_min"] == pytest.approx(222.0)
+    assert cable_delay(net.data, True, True) == pytest.approx(222.0)
+
+
+def test_night_is_judged_at_the_sending_station_when_the_hop_begins() -> None:
+    # Night falls at minute 100: the cable hop leaves Alpha at 55 (day), the line leaves Beta at 125 (night).
+    falls = Clock(START).utc(100)
+    env, rec, net = cable_net(is_night=lambda lat, lon, when: when >= falls)
+    msg = net.send("HQ A", "HQ C", "order", {}, "Proceed to Malta")
+    env.run(until=1000)
+    assert received(rec, msg).data["delay_min"] == pytest.approx(55 + 60 + 10 + 45 + 10 + 12)
+    # By place: night east of 15 E (Beta), day at Alpha.
+    env, rec, net = cable_net(is_night=lambda lat, lon, when: lon > 15)
+    msg = net.send("HQ A", "HQ C", "order", {}, "Proceed to Malta")
+    env.run(until=1000)
+    assert received(rec, msg).data["delay_min"] == pytest.approx(55 + 60 + 10 + 45 + 10 + 12)
+
+
+def test_two_messages_at_once_queue_at_the_relay_station() -> None:
+    env, rec, net = cable_net()
+    first = net.send("HQ A", "HQ C", "order", {}, "Proceed to Malta")
+    second = net.send("HQ A", "HQ C", "info", {}, "Colliers ordered to Malta")
+    env.run(until=1000)
+    # Both are dispatched together (the headquarters' capacity is 2); Beta's single clerk takes the first
+    # for 10 minutes while the second waits, so the second arrives one relay handling later.
+    assert net.data.telegraph.hq_capacity == 2 and net.data.telegraph.relay_capacity == 1
+    assert received(rec, first).data["delay_min"] == pytest.approx(177.0)
+    assert received(rec, second).data["delay_min"] == pytest.approx(177.0 + net.data.telegraph.relay_min)
+
+
+def test_a_ship_in_port_relays_wireless_to_the_telegraph() -> None:
+    alpha = (36.0, 10.0)  # station Alpha of the test network
+    for in_port in (False, True):
+        env, rec, net = cable_net()
+        net.register("A", "Entente", "United Kingdom", fixed(at(100, 0, alpha)), wireless="capital")
+        net.register("S", "Entente", "United Kingdom", fixed(alpha), wireless="light_cruiser")
+        if in_port:
+            net.set_station("S", "Alpha")  # S enters port and can hand messages ashore
+        msg = net.send("A", "HQ C", "report", {}, WORDS)
+        env.run(until=3000)
+        r = received(rec, msg)
+        if not in_port:
+            assert r is None  # no shore station in the test network: no way ashore
+            continue
+        assert [(h["from"], h["by"]) for h in r.data["route"]] == [
+            ("A", "wireless"), ("S", "local"), ("Alpha", "cable"), ("Beta", "land_line"), ("Gamma", "local")]
+        w, t = net.data.wireless, net.data.telegraph
+        # A enciphers and keys; S re-keys it ashore; Alpha, Beta and Gamma each handle it (S is not a
+        # headquarters dispatching its own message); 60 + 30 minutes of line by day; HQ C deciphers.
+        expected = w.encipher_min + 2 * w.transmit_min(WORDS) + 3 * t.relay_min + 60 + 30 + w.decipher_min
+        assert r.data["delay_min"] == pytest.approx(expected)
+
+
+def test_real_network_admiralty_to_malta_equals_rule_plus_handling_along_its_route() -> None:
+    data = default_signal_data()
+    env = simpy.Environment()
+    rec = Recorder()
+    net = SignalNetwork(env, rec.emit, Clock(START), is_night=day, data=data, sides=SIDES, neutral_sides={"Italy"})
+    net.register("Admiralty", "Entente", "United Kingdom", station="London")
+    net.register("C-in-C Malta", "Entente", "United Kingdom", station="Valletta")
+    msg = net.send("Admiralty", "C-in-C Malta", "order", {}, "Goeben is your objective")
+    env.run(until=2000)
+    r = received(rec, msg)
+    lengths = {frozenset((link.a, link.b)): link.length_nm for link in data.links}
+    lines = [h for h in r.data["route"] if h["by"] in ("cable", "land_line")]
+    expected = data.telegraph.dispatch_min + data.wireless.decipher_min
+    expected += sum(data.telegraph.line_min(lengths[frozenset((h["from"], h["to"]))], False) for h in lines)
+    expected += data.telegraph.relay_min * len(lines)  # every station after London handles it once
+    assert r.data["route"][0] == {"from": "Admiralty", "to": "London", "by": "local"}
+    assert r.data["route"][-1] == {"from": "Valletta", "to": "C-in-C Malta", "by": "local"}
+    assert r.data["delay_min"] == pytest.approx(expected)
+
+
+# --------------------------------------------------------------------------------------- wireless
+
+
+def test_wireless_within_day_range_is_delivered_with_cipher_and_keying_time() -> None:
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(140)), wireless="capital")
+    msg = net.send("A", "B", "report", {"enemy": ["Goeben", "Breslau"], "course_deg": 90}, WORDS)
+    env.run(until=500)
+    assert received(rec, msg).data["delay_min"] == pytest.approx(wireless_min(net.data))
+    assert received(rec, msg).data["route"] == ({"from": "A", "to": "B", "by": "wireless"},)
+
+
+def test_wireless_beyond_day_range_but_within_night_range() -> None:
+    # 200 nm: beyond a capital ship's 150 nm by day, within its 250 nm by night.
+    env, rec, net = network(is_night=night)
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(200)), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=500)
+    assert received(rec, msg).data["delay_min"] == pytest.approx(wireless_min(net.data))
+
+    env, rec, net = network(is_night=day)
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(200)), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=3000)
+    assert received(rec, msg) is None
+    assert of_type(rec, "message_sent")[0].data["held"] is True
+    lost = of_type(rec, "message_lost")
+    assert [r.data["id"] for r in lost] == [msg.id]
+    assert lost[0].t_min == pytest.approx(net.data.wireless.hold_limit_min)
+
+
+def test_range_is_the_transmitters_light_times_the_receivers_factor() -> None:
+    # Night at the transmitter (west), day at the receiver: the transmitter's night range counts.
+    _env, _rec, net = network(is_night=lambda lat, lon, when: lon < 18.5)
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(200)), wireless="capital")
+    assert net._in_range(net._node("A"), net._node("B"), 0.0)
+    assert not net._in_range(net._node("B"), net._node("A"), 0.0)  # B keys by day: 150 nm
+    # A light cruiser receives at 0.8 of the range: 250 x 0.8 = 200 nm, so 210 nm is out even by night.
+    _env, _rec, net = network(is_night=night)
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("C", "Entente", "United Kingdom", fixed(at(210)), wireless="light_cruiser")
+    assert not net._in_range(net._node("A"), net._node("C"), 0.0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(dist=st.floats(min_value=1.0, max_value=400.0), is_dark=st.booleans())
+def test_direct_delivery_iff_within_range(dist: float, is_dark: bool) -> None:
+    env, rec, net = network(is_night=night if is_dark else day, )
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(dist)), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=100)
+    reach = 250 if is_dark else 150
+    assert (received(rec, msg) is not None) == (dist <= reach)
+
+
+def test_relay_through_a_friendly_ship() -> None:
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("R", "Entente", "France", fixed(at(140)), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(280)), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=500)
+    r = received(rec, msg)
+    assert [(h["from"], h["to"]) for h in r.data["route"]] == [("A", "R"), ("R", "B")]
+    assert r.data["delay_min"] == pytest.approx(wireless_min(net.data, relays=1))
+
+
+def test_a_hostile_or_neutral_ship_does_not_relay() -> None:
+    for side, nation in (("Central Powers", "Germany"), ("Italy", "Italy")):
+        env, rec, net = network()
+        net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+        net.register("R", side, nation, fixed(at(140)), wireless="capital")
+        net.register("B", "Entente", "United Kingdom", fixed(at(280)), wireless="capital")
+        msg = net.send("A", "B", "report", {}, WORDS)
+        env.run(until=100)
+        assert received(rec, msg) is None
+
+
+def test_goeben_reaches_constantinople_through_the_general_at_smyrna() -> None:
+    """The research's German path: Goeben -> the steamer General (a relay) -> ashore -> Constantinople."""
+    data = default_signal_data()
+    env = simpy.Environment()
+    rec = Recorder()
+    net = SignalNetwork(env, rec.emit, Clock(START), is_night=night, data=data, sides=SIDES, neutral_sides={"Italy"})
+    matapan = default_places().get("Cape Matapan")
+    net.register("Goeben", "Central Powers", "Germany", fixed((matapan.lat - 0.1, matapan.lon)), wireless="goeben")
+    net.register("Embassy", "Central Powers", "Germany", station="Constantinople")
+    net.register("General", "Central Powers", "Germany", fixed((38.44, 27.10)), station="Smyrna", wireless="merchant")
+    msg = net.send("Goeben", "Embassy", "report", {}, "Am 7 August Cape Matapan. Establish W/T contact.")
+    env.run(until=2000)
+    route = [(h["from"], h["to"], h["by"]) for h in received(rec, msg).data["route"]]
+    assert route[0] == ("Goeben", "General", "wireless")
+    assert ("General", "Smyrna", "local") in route and route[-1] == ("Constantinople", "Embassy", "local")
+
+
+def test_out_of_range_at_keying_time_reroutes() -> None:
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("R", "Entente", "United Kingdom", fixed(at(75)), wireless="capital")
+    where = {"B": at(140)}
+    net.register("B", "Entente", "United Kingdom", lambda t: where["B"], wireless="capital")
+
+    def new_leg(env):  # an order the route search could not foresee takes B out of A's reach
+        yield env.timeout(5)
+        where["B"] = at(200)
+
+    env.process(new_leg(env))
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=500)
+    sent = of_type(rec, "message_sent")[0]
+    assert [h["to"] for h in sent.data["route"]] == ["B"]
+    [rr] = of_type(rec, "message_rerouted")
+    keyed = net.data.wireless.encipher_min + net.data.wireless.transmit_min(WORDS)
+    assert rr.data["id"] == msg.id and rr.t_min == pytest.approx(keyed) and rr.unit == "A"
+    r = received(rec, msg)
+    assert [h["to"] for h in r.data["route"]] == ["R", "B"]
+    # A enciphered and keyed once for nothing, then re-keyed to R; R re-keyed to B; B deciphered.
+    w = net.data.wireless
+    assert r.t_min == pytest.approx(keyed + 2 * w.transmit_min(WORDS) + w.decipher_min)
+
+
+def test_held_message_goes_when_the_geometry_allows() -> None:
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    start = at(295)
+    # B closes at 30 kn from 295 nm: within 150 nm from t = 290, found at the next retry, t = 300.
+    net.register("B", "Entente", "United Kingdom",
+                 lambda t: tuple(map(float, forward(start[0], start[1], 270.0, 0.5 * t))), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=1000)
+    assert of_type(rec, "message_sent")[0].data["held"] is True
+    assert received(rec, msg).t_min == pytest.approx(300 + wireless_min(net.data))
+
+
+# ------------------------------------------------------------------------------------ interception
+
+
+def test_interception_reveals_only_sea_and_area() -> None:
+    env, rec, net = network()
+    heard: list[dict] = []
+    net.register("Gloucester", "Entente", "United Kingdom", fixed(at(100, 0)), wireless="light_cruiser",
+                 on_intercept=lambda info, t: heard.append(dict(info)))
+    net.register("Far", "Entente", "United Kingdom", fixed(at(400, 0)), wireless="capital",
+                 on_intercept=lambda info, t: heard.append({"far": info}))
+    net.register("Neutral", "Italy", "Italy", fixed(at(50, 0)), wireless="capital",
+                 on_intercept=lambda info, t: heard.append({"neutral": info}))
+    net.register("Goeben", "Central Powers", "Germany", fixed(BASE), wireless="goeben")
+    net.register("Breslau", "Central Powers", "Germany", fixed(at(30, 180)), wireless="light_cruiser")
+    msg = net.send("Goeben", "Breslau", "order", {"rendezvous": "Cape Matapan"}, WORDS)
+    env.run(until=100)
+    assert received(rec, msg) is not None
+    keyed_at = net.data.wireless.encipher_min + net.data.wireless.transmit_min(WORDS)
+    assert heard == [{"sea": "Ionian", "area": "B", "t_min": pytest.approx(keyed_at)}]
+    assert set(heard[0]) == {"sea", "area", "t_min"}
+    assert sea_area_at(*BASE) == ("Ionian", "B")
+    [rec_i] = of_type(rec, "intercept")
+    assert rec_i.unit == "Gloucester" and rec_i.side == "Entente"
+    assert dict(rec_i.data) == {"sea": "Ionian", "area": "B"}
+    assert (rec_i.lat, rec_i.lon) == pytest.approx(at(100, 0))  # the listener's place, not the sender's
+    flat = repr((rec_i.unit, rec_i.side, dict(rec_i.data)))
+    assert "Goeben" not in flat and "Breslau" not in flat and msg.id not in flat
+
+
+# ----------------------------------------------------------------------------------------- jamming
+
+
+def jam_net(jammer_pos):
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(100)), wireless="capital")
+    net.register("Goeben", "Central Powers", "Germany", jammer_pos, wireless="goeben")
+    return env, rec, net
+
+
+def test_jamming_blocks_then_releases() -> None:
+    env, rec, net = jam_net(fixed(at(110)))
+    net.set_jamming("Goeben", True)
+
+    def stop(env):
+        yield env.timeout(60)
+        net.set_jamming("Goeben", False)
+
+    env.process(stop(env))
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=500)
+    r = received(rec, msg)
+    assert r.t_min == pytest.approx(60 + net.data.wireless.decipher_min)
+    [jam] = of_type(rec, "message_jammed")
+    assert jam.data["id"] == msg.id and jam.data["jammers"] == ("Goeben",)
+    assert [(x.type, x.t_min) for x in rec.records if x.type.startswith("jamming_")] == [
+        ("jamming_start", 0.0), ("jamming_end", 60.0)]
+
+
+def test_jammed_operator_calls_again_every_retry_interval() -> None:
+    # The jammer steams away (no jamming_end): the message goes at the first call after it is out of reach.
+    near, away = at(110), at(400)
+    env, rec, net = jam_net(lambda t: near if t < 40 else away)
+    net.set_jamming("Goeben", True)
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=500)
+    keyed = net.data.wireless.encipher_min + net.data.wireless.transmit_min(WORDS)  # 13.8
+    retry = net.data.wireless.jam_retry_min
+    first_clear = keyed + retry * np.ceil((40 - keyed) / retry)
+    assert received(rec, msg).t_min == pytest.approx(first_clear + net.data.wireless.decipher_min)
+
+
+def test_a_distant_jammer_does_not_drown_a_stronger_signal() -> None:
+    # By day the sender is 100 nm from B with 150 nm of range (0.67 of it); a jammer 400 nm from B with
+    # Goeben's 290 nm is out of reach, and one 200 nm away (0.69) is weaker than the sender: no jamming.
+    for place in (at(500), at(300)):
+        env, rec, net = jam_net(fixed(place))
+        net.set_jamming("Goeben", True)
+        msg = net.send("A", "B", "report", {}, WORDS)
+        env.run(until=500)
+        assert received(rec, msg).data["delay_min"] == pytest.approx(wireless_min(net.data))
+        assert not of_type(rec, "message_jammed")
+
+
+# ----------------------------------------------------------------------------------- determinism
+
+
+def busy_run() -> list[tuple]:
+    env, rec, net = network()
+    net.register("HQ A", "Entente", "United Kingdom", station="Alpha")
+    net.register("HQ C", "Entente", "United Kingdom", station="Gamma")
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("R", "Entente", "United Kingdom", fixed(at(140)), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(280)), wireless="capital")
+    net.register("Goeben", "Central Powers", "Germany", fixed(at(100, 0)), wireless="goeben")
+    ids = [net.send("HQ A", "HQ C", "order", {}, "Proceed to Malta").id,
+           net.send("A", "B", "report", {"seen": "Goeben"}, WORDS).id,
+           net.send("HQ A", "HQ C", "politics", {"war": "Germany"}, "War declared").id,
+           net.send("Goeben", "A", "info", {}, WORDS).id]
+    assert ids == ["M0001", "M0002", "M0003", "M0004"]
+    env.run(until=2000)
+    return [(r.t_min, r.type, r.unit, r.side, r.lat, r.lon, repr(sorted(r.data.items()))) for r in rec.records]
+
+
+def test_same_inputs_same_ids_and_records() -> None:
+    assert busy_run() == busy_run()
+
+
+def test_message_is_immutable_and_validated() -> None:
+    _env, _rec, net = cable_net()
+    msg = net.send("HQ A", "HQ C", "order", {"ships": ["Inflexible"], "to": {"lat": 35.9}}, "Go")
+    with pytest.raises(AttributeError):
+        msg.text = "x"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        msg.content["to"]["lat"] = 0  # type: ignore[index]
+    assert msg.content["ships"] == ("Inflexible",)
+    with pytest.raises(ValueError, match="kind"):
+        net.send("HQ A", "HQ C", "gossip", {}, "x")
+    with pytest.raises(KeyError, match="unknown node"):
+        net.send("HQ A", "Nobody", "order", {}, "x")
+    with pytest.raises(KeyError, match="unknown W/T set"):
+        net.register("X", "Entente", "United Kingdom", fixed(BASE), wireless="marconi_x")
+    with pytest.raises(ValueError, match="already registered"):
+        net.register("HQ A", "Entente", "United Kingdom", station="Alpha")
+
+
+# ------------------------------------------------------------------------------------ seas and areas
+
+
+def test_every_sea_point_of_the_main_basins_is_in_exactly_one_area() -> None:
+    areas, land = default_sea_areas(), default_land()
+    lons, lats = np.meshgrid(np.arange(-5.7, 37.4, 0.05), np.arange(29.65, 46.0, 0.05))
+    lo, la = lons.ravel(), lats.ravel()
+    sea = ~land.is_land(la, lo)
+    off_map = ((lo < 1.5) & (la > 42.8))  # Bay of Biscay (Atlantic)
+    off_map |= (lo > 26.2) & (la > 40.0) & (la < 41.3) & (lo < 30)  # Dardanelles and Sea of Marmara
+    off_map |= (lo > 27.2) & (la > 40.9)  # Black Sea
+    keep = sea & ~off_map
+    index, count = areas.index_at(la[keep], lo[keep])
+    assert keep.sum() > 100_000
+    assert (count == 1).all(), np.column_stack([lo[keep], la[keep]])[count != 1][:10]
+    assert set(index) == set(range(len(areas.areas)))  # every area holds water
+
+
+def test_sea_area_lookup() -> None:
+    assert len(default_sea_areas().sea_names) == 7
+    for sea in default_sea_areas().sea_names:
+        assert len(default_sea_areas().areas_of(sea)) >= 2  # seed 000: "two or more AREAS"
+    gaz = default_places()
+    expect = {"Valletta": ("Strait of Sicily", "B"), "Messina": ("Ionian", "A"), "Pola": ("Adriatic", "A"),
+              "Toulon": ("Western Mediterranean", "C"), "Bizerte": ("Western Mediterranean", "D"),
+              "Gibraltar": ("Western Mediterranean", "A"), "Palermo": ("Tyrrhenian", "C"),
+              "Denusa": ("Aegean", "D"), "Piraeus": ("Aegean", "B"), "Alexandria": ("Levant", "C"),
+              "Cape Matapan": ("Ionian", "B"), "Brindisi": ("Adriatic", "C"), "Taranto": ("Ionian", "A"),
+              "Dardanelles entrance": ("Aegean", "A")}
+    for name, where in expect.items():
+        p = gaz.get(name)
+        assert sea_area_at(p.anchorage_lat, p.anchorage_lon) == where, name
+    for lat, lon in ((41.0, 28.98), (36.0, -8.0), (43.0, 34.0), (float("nan"), 10.0)):  # Bosporus, Atlantic, Black Sea
+        assert sea_area_at(lat, lon) is None
