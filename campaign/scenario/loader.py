@@ -213,6 +213,85 @@ class _Resolver:
                 out.append(o.Stop(at, spec.note))
         return tuple(out)
 
+    def command(self, clock: Clock, end_min: float, force_names: set[str], force_avoid: dict) -> tuple:
+        """Headquarters, standing instructions and historical messages, checked and resolved."""
+        from campaign.command.view import Port, Standing
+        from campaign.scenario.model import HeadquartersSpec, MessageSpec
+        from campaign.world.signal_data import default_signal_data
+
+        cm = self.m.command
+        hq_names = {h.name for h in cm.headquarters}
+        for n in hq_names & force_names:
+            self.fault("command.headquarters", f"'{n}' is the name of a force too")
+        nodes = force_names | hq_names
+        sides = set(self.m.sides)
+        stations = default_signal_data()
+        hqs = []
+        for i, h in enumerate(cm.headquarters):
+            f = f"command.headquarters[{i}] ({h.name})"
+            if h.side not in sides:
+                self.fault(f"{f}.side", f"unknown side '{h.side}'")
+            if (h.station is None) == (h.aboard is None):
+                self.fault(f, "give either station (ashore) or aboard (a force)")
+            if h.station is not None:
+                try:
+                    stations.station(h.station)
+                except KeyError:
+                    self.fault(f"{f}.station", f"no telegraph station '{h.station}' in data/telegraph.yaml")
+            if h.aboard is not None and h.aboard not in force_names:
+                self.fault(f"{f}.aboard", f"no force named '{h.aboard}'")
+            if h.superior is not None and h.superior not in hq_names:
+                self.fault(f"{f}.superior", f"no headquarters named '{h.superior}'")
+            for k, r in enumerate(h.relay_to):
+                if r not in nodes:
+                    self.fault(f"{f}.relay_to[{k}]", f"no force or headquarters named '{r}'")
+            hqs.append(HeadquartersSpec(h.name, h.side, h.nation, h.station, h.aboard, h.superior,
+                                        tuple(h.relay_to), h.note))
+        standing = {}
+        for name, sm in cm.standing.items():
+            f = f"command.standing.{name}"
+            if name not in force_names:
+                self.fault(f, f"no force named '{name}'")
+                continue
+            if sm.report_to is not None and sm.report_to not in nodes:
+                self.fault(f"{f}.report_to", f"no force or headquarters named '{sm.report_to}'")
+            base = None
+            if sm.base is not None:
+                p = self.point(f"{f}.base", sm.base)
+                base = Port(p.name or sm.base, p.lat, p.lon) if p is not None else None
+            patrol = tuple((p.lat, p.lon) for k, w in enumerate(sm.patrol)
+                           if (p := self.point(f"{f}.patrol[{k}]", w)) is not None)
+            guard = None
+            if sm.guard is not None:
+                p = self.point(f"{f}.guard", sm.guard)
+                guard = (p.lat, p.lon) if p is not None else None
+            if sm.escort is not None and sm.escort not in force_names:
+                self.fault(f"{f}.escort", f"no force named '{sm.escort}'")
+            if sm.mission == "patrol" and not sm.patrol:
+                self.fault(f"{f}.patrol", "a patrol needs its points")
+            standing[name] = Standing(on_contact=sm.on_contact, mission=sm.mission, report_to=sm.report_to,
+                                      patrol=patrol, guard=guard, intercept=sm.intercept, escort=sm.escort,
+                                      base=base, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
+                                      resume_after_h=sm.resume_after_h)
+        messages = []
+        for i, mm in enumerate(self.m.messages):
+            f = f"messages[{i}]"
+            t = self.time(f"{f}.at", mm.at, clock, 0.0, end_min)
+            for key, who in (("from", mm.sender), ("to", mm.to)):
+                if who not in nodes:
+                    self.fault(f"{f}.{key}", f"no force or headquarters named '{who}'")
+            orders: tuple = ()
+            if mm.orders_for is not None:
+                if mm.orders_for not in force_names:
+                    self.fault(f"{f}.orders_for", f"no force named '{mm.orders_for}'")
+                orders = self.orders(f"{f}.orders", mm.orders, clock, end_min, set(), force_names,
+                                     list(force_avoid.get(mm.orders_for, ())))
+            elif mm.orders:
+                self.fault(f"{f}.orders_for", "orders need the force they are for")
+            if t is not None:
+                messages.append(MessageSpec(t, mm.sender, mm.to, mm.text, mm.orders_for, orders, mm.note))
+        return tuple(hqs), standing, tuple(sorted(messages, key=lambda m: m.t_min))
+
     def weather_script(self) -> tuple:
         """The scripted weather periods: the named file's, then the inline ones."""
         from campaign.paths import DATA_DIR
@@ -381,6 +460,8 @@ class _Resolver:
 
         politics = self.politics(clock, end_min)
         weather_script = self.weather_script()
+        force_avoid = {f.name: f.avoid for f in forces}
+        headquarters, standing, messages = self.command(clock, end_min, force_names, force_avoid)
 
         if self.faults:
             raise ScenarioError(self.path, self.faults)
@@ -389,6 +470,7 @@ class _Resolver:
             sides={k: tuple(v.nations) for k, v in m.sides.items()}, forces=tuple(forces), seed=m.seed,
             neutral_sides=frozenset(k for k, v in m.sides.items() if v.neutral),
             neutral_notices=tuple(notices), politics=politics, weather_script=weather_script,
+            headquarters=headquarters, standing=standing, messages=messages,
             description=m.description, path=self.path,
             local_time=m.local_time.model_dump() if m.local_time else {},
         )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from campaign.command.view import Standing
 from campaign.geo.routing import AvoidArea
 from campaign.model.politics import Politics
 from campaign.model.orders import Order, Point
@@ -48,6 +49,33 @@ class NeutralNotice:
 
 
 @dataclass(frozen=True)
+class HeadquartersSpec:
+    """A command that is not a force: ashore at a telegraph ``station``, or ``aboard`` a force."""
+
+    name: str
+    side: str
+    nation: str
+    station: str | None = None
+    aboard: str | None = None
+    superior: str | None = None
+    relay_to: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    """A historical message sent at ``t_min``; ``orders`` take effect for ``orders_for`` on arrival."""
+
+    t_min: float
+    sender: str
+    receiver: str
+    text: str
+    orders_for: str | None = None
+    orders: tuple[Order, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     title: str
@@ -60,6 +88,9 @@ class Scenario:
     neutral_notices: tuple[NeutralNotice, ...] = ()
     politics: Politics = field(default_factory=Politics)
     weather_script: tuple = ()  # campaign.world.weather.ScriptedPeriod
+    headquarters: tuple[HeadquartersSpec, ...] = ()
+    standing: Mapping[str, Standing] = field(default_factory=dict)
+    messages: tuple[MessageSpec, ...] = ()
     description: str = ""
     path: Path | None = None
     local_time: Mapping[str, object] = field(default_factory=dict)

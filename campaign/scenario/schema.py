@@ -217,6 +217,52 @@ class WeatherModel(_Strict):
     script: list[dict] = []
 
 
+class HeadquartersModel(_Strict):
+    """A command that is not a force: an admiralty ashore at a telegraph station, or an admiral aboard
+    one of his forces."""
+
+    name: str = Field(min_length=1)
+    side: str
+    nation: str
+    station: str | None = None
+    aboard: str | None = None
+    superior: str | None = None
+    relay_to: list[str] = []  # where it passes on the reports it receives
+    note: str | None = None
+
+
+class StandingModel(_Strict):
+    on_contact: Literal["report", "shadow", "chase", "evade", "engage"] = "report"
+    mission: Literal["script", "patrol", "guard", "intercept", "escort", "return"] = "script"
+    report_to: str | None = None
+    patrol: list[Where] = []
+    guard: Where | None = None
+    intercept: str | None = None
+    escort: str | None = None
+    base: str | None = None
+    coal_low: float | None = Field(default=None, gt=0, lt=1)
+    report_every_h: float = Field(default=2.0, gt=0)
+    resume_after_h: float = Field(default=3.0, ge=0)
+    note: str | None = None
+
+
+class CommandModel(_Strict):
+    headquarters: list[HeadquartersModel] = []
+    standing: dict[str, StandingModel] = {}
+
+
+class MessageModel(_Strict):
+    """A historical message, sent at its time; its orders take effect when it reaches the force."""
+
+    at: UtcTime
+    sender: str = Field(alias="from")
+    to: str
+    text: str
+    orders_for: str | None = None
+    orders: list[OrderSpec] = []
+    note: str | None = None
+
+
 class ScenarioModel(_Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     title: str = ""
@@ -229,5 +275,7 @@ class ScenarioModel(_Strict):
     neutral_notices: list[NeutralNoticeModel] = []
     politics: list[PoliticalEventModel] = []
     weather: WeatherModel = WeatherModel()
+    command: CommandModel = CommandModel()
+    messages: list[MessageModel] = []
     forces: list[ForceModel] = Field(min_length=1)
     sources: list[str] = []

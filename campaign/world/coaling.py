@@ -88,6 +88,25 @@ def _until(world: World, order: Coal) -> float:
     return until
 
 
+def _await_all(world: World, procs: list) -> Generator[simpy.Event, Any, None]:
+    """Wait for every ship's coaling; new orders stop them all where they are, then take effect."""
+    from campaign.world.world import NEW_ORDERS, NewOrders
+
+    done = world.env.all_of(procs)
+    new_orders = False
+    while not done.triggered:
+        try:
+            yield done
+        except simpy.Interrupt as intr:
+            if intr.cause == NEW_ORDERS and not new_orders:
+                new_orders = True
+                for p in procs:
+                    if p.is_alive:
+                        p.interrupt("stop")
+    if new_orders:
+        raise NewOrders()
+
+
 def collier_departs(world: World, force: ForceState) -> None:
     """A force about to sail: if it is a collier giving coal, the ships alongside cast off."""
     for ship in force.ships:
@@ -129,7 +148,7 @@ def coal_in_port(world: World, force: ForceState, order: Coal,
         return
     procs = [world.env.process(_coal_ship_in_port(world, force, ship, place, order.max_t, until, deadline))
              for ship in force.active_ships()]
-    yield world.env.all_of(procs)
+    yield from _await_all(world, procs)
     if world.env.now >= deadline - 1e-9 and deadline < world.end_min:
         world.neutral_limit(force)
         if until > world.env.now and until < math.inf:
@@ -149,16 +168,20 @@ def _coal_ship_in_port(world: World, force: ForceState, ship: ShipState, place, 
     world.set_status(ship, "coaling", rate)
     start_coal = ship.coal_at(now)
     world.emit(ship, "coal_start", source=place.name, rate_t_per_h=round(rate, 2))
-    yield world.env.timeout(t_end - now)
+    reason = _end_reason(t_end, t_full, until, deadline, max_t, need, room)
+    try:
+        yield world.env.timeout(t_end - now)
+    except simpy.Interrupt:
+        reason = "new orders"
     world.set_status(ship, "in_port")
     world.emit(ship, "coal_end", source=place.name, taken_t=round(ship.coal_at(world.env.now) - start_coal, 2),
-               reason=_end_reason(t_end, t_full, until, deadline, max_t, need, room))
+               reason=reason)
 
 
 def coal_from_collier(world: World, force: ForceState, order: CoalFromCollier,
                       cut_min: float = math.inf) -> Generator[simpy.Event, Any, None]:
     """Wait where the force lies for the collier, then coal every ship from her, in parallel."""
-    from campaign.world.world import OrderImpossible
+    from campaign.world.world import NEW_ORDERS, NewOrders, OrderImpossible
 
     collier_force = world.forces.get(order.collier)
     if collier_force is None:
@@ -176,7 +199,13 @@ def coal_from_collier(world: World, force: ForceState, order: CoalFromCollier,
             # Wait for her, but keep watching the bunkers: a ship stopped at sea still burns.
             dry_at, _ = world.next_dry(force)
             t_stop = min(until, world.end_min, dry_at)
-            yield world.env.any_of([arrived, world.env.timeout(max(0.0, t_stop - world.env.now))])
+            try:
+                yield world.env.any_of([arrived, world.env.timeout(max(0.0, t_stop - world.env.now))])
+            except simpy.Interrupt as intr:
+                if intr.cause == NEW_ORDERS:
+                    world.collier_waiters = [w for w in world.collier_waiters if w[2] is not arrived]
+                    raise NewOrders() from None
+                continue
             if arrived.triggered:
                 break
             if world.env.now >= dry_at - 1e-9 and world.handle_dry(force):
@@ -196,7 +225,7 @@ def coal_from_collier(world: World, force: ForceState, order: CoalFromCollier,
         raise OrderImpossible(f"{collier.name} has no coal left")
     procs = [world.env.process(_coal_ship_from_collier(world, force, ship, transfer, order.max_t, until))
              for ship in force.active_ships()]
-    yield world.env.all_of(procs)
+    yield from _await_all(world, procs)
 
 
 def _coal_ship_from_collier(world: World, force: ForceState, ship: ShipState, transfer: CollierTransfer,
@@ -219,11 +248,17 @@ def _coal_ship_from_collier(world: World, force: ForceState, ship: ShipState, tr
     start_coal = ship.coal_at(now)
     world.emit(ship, "coal_start", source=collier.name, rate_t_per_h=round(rate, 2))
     empty, closed = transfer.empty, transfer.closed
-    yield env.any_of([env.timeout(t_end - now), empty, closed])
+    stopped = False
+    try:
+        yield env.any_of([env.timeout(t_end - now), empty, closed])
+    except simpy.Interrupt:
+        stopped = True
     transfer.remove(ship)
     status = "in_port" if force.in_port else "waiting"
     world.set_status(ship, status)
-    if empty.triggered:
+    if stopped:
+        reason = "new orders"
+    elif empty.triggered:
         reason = "collier empty"
     elif closed.triggered:
         reason = "collier sailed"

@@ -145,6 +145,8 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
     origin = force.place
     if force.in_port or force.place:
         coaling.collier_departs(world, force)
+    if force.in_port:
+        world.command.in_port(force, None)
     force.in_port, force.place, force.port_clock_min = False, None, None
     force.pending_notice = None
     force.speed_order = order.speed
@@ -175,6 +177,7 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
         for ship in force.active_ships():
             world.emit(ship, "arrive", to=order.to.label(), note=order.note)
         world.notify_arrival(force)
+        world.command.on_arrival(force)
         return
     # Stopped steaming at the order's time. If the next order sails at once, its departure record
     # carries the change of course and speed; otherwise the force lies stopped at sea.

@@ -99,6 +99,9 @@ class ForceState:
     speed_order: object = None  # the Sail order's speed, kept to re-plan the leg if a ship drops out
     avoid: tuple = ()  # AvoidArea: waters this force may not enter
     process: object = None  # its SimPy process (follow_orders), to be interrupted
+    order_epoch: int = 0  # bumped each time its orders are replaced
+    order_index: int = 0  # the order it is carrying out
+    script: tuple = ()  # the orders it was given, kept while its doctrine has it doing something else
 
     def active_ships(self) -> list[ShipState]:
         return [s for s in self.ships if s.status not in ("out_of_coal", "interned")]

@@ -21,6 +21,7 @@ from campaign.model.orders import Coal, CoalFromCollier, Detach, Order, Point, S
 from campaign.scenario.model import ForceSpec, Scenario
 from campaign.world import coaling, politics, steaming
 from campaign.world.clock import Clock
+from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
 from campaign.world.sighting import Conditions, SightingRules
@@ -35,8 +36,13 @@ RNG_STREAMS = ("weather", "sighting", "combat", "signals", "command")
 
 PORT_KINDS = frozenset({"port", "naval_base"})
 
-# The cause of an interrupt that tells a force's process its leg was re-planned under it.
+# The causes of interrupts: the force's leg was re-planned under it; the force has new orders.
 REPLANNED = "replanned"
+NEW_ORDERS = "new orders"
+
+
+class NewOrders(Exception):
+    """Raised inside a force's process when its orders have been replaced."""
 
 
 class OrderImpossible(Exception):
@@ -67,6 +73,7 @@ class World:
         self.weather = Weather(scenario.start_utc, scenario.end_utc, self.rng["weather"],
                                script=scenario.weather_script)
         self.contacts = Contacts(self, conditions or default_conditions(self), sighting_rules)
+        self.command = CommandRuntime(self)
         for spec in scenario.forces:
             self._add_force(spec)
         self.env.process(politics.announce(self))
@@ -82,6 +89,7 @@ class World:
             force.ships.append(st)
             self.ships[ship.name] = st
         self.forces[force.name] = force
+        self.command.add_force(force)
         place = self.place_of(spec.start)
         if place is not None and self.is_enterable_port(force, place):
             self.enter_port(force, place)
@@ -100,8 +108,10 @@ class World:
             proc.interrupt(cause)
 
     def moved(self, force: ForceState) -> None:
-        """A force's motion may have changed (a leg begun, ended or re-planned): tell the eyes."""
+        """A force's motion may have changed (a leg begun, ended or re-planned): tell the eyes, and
+        its commander's watch on the bunkers."""
         self.contacts.moved(force)
+        self.command.coal_watch(force)
 
     # -- places and politics --------------------------------------------------------------------
 
@@ -150,6 +160,7 @@ class World:
 
     def enter_port(self, force: ForceState, place: Place) -> None:
         force.place, force.in_port = place.name, True
+        self.command.in_port(force, place.name)
         force.lat, force.lon = place.anchorage_lat, place.anchorage_lon
         force.port_clock_min = None
         # Hague XIII limits the stay of belligerent warships; merchant ships (colliers, supply
@@ -220,9 +231,23 @@ class World:
 
         An order with a time (``at_min``) begins then: the order before it is cut short at that time
         if it is still running, so a script of timed orders reads as a log of what was ordered when.
+        New orders (``give_orders``) replace the list at once: the force stops where it is and starts
+        on them.
         """
+        while True:
+            try:
+                yield from self._carry_out(force)
+                return
+            except NewOrders:
+                steaming.account_distance(self, force)
+                if not force.in_port and force.active_ships():
+                    self.set_all(force, "waiting")
+                continue
+
+    def _carry_out(self, force: ForceState) -> Generator[simpy.Event, Any, None]:
         orders = list(force.orders)
         for i, order in enumerate(orders):
+            force.order_index = i
             if not force.active_ships() or force.interned:
                 return
             nxt = orders[i + 1] if i + 1 < len(orders) else None
@@ -251,8 +276,21 @@ class World:
                     yield from self.hold(force, min(math.inf, cut), staying=True)
             except OrderImpossible as exc:
                 self._emit_force(force, "order_failed", order=describe(order), reason=str(exc))
+        force.order_index = len(orders)
         force.current_order = ""
         yield from self.hold(force, math.inf, staying=True)
+
+    def give_orders(self, force: ForceState, orders: tuple, *, why: str = "", by: str = "") -> None:
+        """Replace a force's orders now: its process drops what it is doing and starts on these."""
+        force.orders = tuple(orders)
+        force.order_epoch += 1
+        lead = (force.active_ships() or force.ships)[:1]
+        for ship in lead:
+            self.emit(ship, "orders", by=by or None, reason=why or None,
+                      orders=[describe(o) for o in orders][:5])
+        if force.process is self.env.active_process:
+            raise NewOrders()
+        self.interrupt(force, NEW_ORDERS)
 
     def _emit_force(self, force: ForceState, type_: str, **data: Any) -> None:
         for ship in force.active_ships():
@@ -307,6 +345,8 @@ class World:
                 try:
                     yield self.env.timeout(t_next - self.env.now)
                 except simpy.Interrupt as intr:
+                    if intr.cause == NEW_ORDERS:
+                        raise NewOrders() from None
                     if intr.cause != REPLANNED:
                         raise
                     continue  # the leg was re-planned: recompute when to stop
@@ -332,6 +372,7 @@ class World:
                           avoid=force.avoid)
         ship.force = lone
         self.forces[name] = lone
+        self.command.add_force(lone)
         ship.status = "out_of_coal"
         self.emit(ship, "out_of_coal", was_in=force.name, order=force.current_order or None)
         self.moved(lone)
@@ -368,6 +409,7 @@ class World:
             ship.force = new
             new.ships.append(ship)
         self.forces[new.name] = new
+        self.command.add_force(new)
         for ship in leaving:
             self.emit(ship, "detach", was_in=force.name, note=order.note)
         self.moved(new)

@@ -364,6 +364,21 @@ def test_goeben_reaches_constantinople_through_the_general_at_smyrna() -> None:
     assert ("General", "Smyrna", "local") in route and route[-1] == ("Constantinople", "Embassy", "local")
 
 
+def test_italian_signal_station_sighting_reaches_the_flagship_by_messina_wt() -> None:
+    """Research notes section 5: coast signal stations telegraphed sightings; Millo relayed them by radio."""
+    data = default_signal_data()
+    env = simpy.Environment()
+    rec = Recorder()
+    net = SignalNetwork(env, rec.emit, Clock(START), is_night=day, data=data, sides=SIDES, neutral_sides={"Italy"})
+    net.register("Taormina signal station", "Italy", "Italy", station="Taormina")
+    net.register("Dante", "Italy", "Italy", fixed((38.6, 15.9)), wireless="capital")
+    msg = net.send("Taormina signal station", "Dante", "report", {"sighted": "two warships"}, "Two warships south")
+    env.run(until=1000)
+    route = [(h["from"], h["to"], h["by"]) for h in received(rec, msg).data["route"]]
+    assert route[0] == ("Taormina signal station", "Taormina", "local")
+    assert route[-1] == ("Messina W/T", "Dante", "wireless")
+
+
 def test_out_of_range_at_keying_time_reroutes() -> None:
     env, rec, net = network()
     net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")

@@ -1,0 +1,228 @@
+"""Doctrine: how a commander turns his picture into orders, by his standing instructions.
+
+Pure functions of a ``CommandView``: they see what the commander knows and nothing else, and return
+decisions — new orders for his force, a return to the orders he was given, a report to send. The world
+carries them out (``campaign.world.command``).
+
+Behaviours: shadow (hold contact at a safe range on the enemy's quarter and report), chase (steer to
+cut the enemy off at the best speed), evade (steer away at the best speed), intercept (go to where a
+reported contact should be by now), patrol (round a set of points), guard (lie at a point), escort
+(keep with a friendly force), coal when low (run to the nearest friendly port), return to base.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from campaign.command.picture import Estimate, Report
+from campaign.command.view import CommandView
+from campaign.geo import earth
+from campaign.model.orders import Coal, Order, Point, Sail, Wait
+
+# How far ahead a shadower aims for his station on the enemy's quarter, hours: far enough that he
+# steers for where the enemy will be, near enough that a turn is soon noticed.
+SHADOW_LEAD_H = 0.5
+# The quarter he takes: this many degrees off the enemy's stern, to keep his own smoke out of the
+# enemy's wake and see a turn either way.
+SHADOW_QUARTER_DEG = 30.0
+# An evading force runs this far from the enemy before it reconsiders, nm.
+EVADE_RUN_NM = 60.0
+# A guarding force lies within this distance of its post, nm.
+GUARD_SLACK_NM = 2.0
+
+
+@dataclass(frozen=True)
+class Steer:
+    """Replace the force's orders with ``orders``; ``mode`` names what it is now doing."""
+
+    orders: tuple[Order, ...]
+    mode: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Go back to the orders the force was given (its script or its superior's last orders)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Send:
+    """Send a message: a report to ``to``."""
+
+    to: str
+    content: dict
+    text: str
+
+
+Decision = Steer | Resume | Send
+
+
+def _here(v: CommandView) -> tuple[float, float]:
+    return v.force.lat, v.force.lon
+
+
+def _point(lat: float, lon: float, name: str) -> Point:
+    return Point(float(lat), float(lon), name)
+
+
+def intercept_point(own: tuple[float, float], speed_kn: float, est: Estimate) -> tuple[float, float, float]:
+    """(lat, lon, hours) where a force at ``own`` steaming ``speed_kn`` meets a contact on its estimated
+    course and speed: the first time t at which the contact's position is t x speed away (bisection on
+    the geodesic distance); the contact's present estimate if it cannot be caught within a day."""
+    r = est.report
+    if est.lat is None or r.course_deg is None or not r.speed_kn:
+        return est.lat, est.lon, 0.0  # type: ignore[return-value]
+
+    def gap(t: float) -> float:
+        lat, lon = earth.forward(est.lat, est.lon, r.course_deg, r.speed_kn * t)
+        return earth.distance_nm(own[0], own[1], lat, lon) - speed_kn * t
+
+    lo, hi = 0.0, 24.0
+    if gap(hi) > 0:
+        return est.lat, est.lon, 0.0
+    for _ in range(50):
+        mid = (lo + hi) / 2.0
+        if gap(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    lat, lon = earth.forward(est.lat, est.lon, r.course_deg, r.speed_kn * hi)
+    return float(lat), float(lon), hi
+
+
+def shadow(v: CommandView, est: Estimate) -> Steer:
+    """Take station on the enemy's quarter at the shadowing distance for this light, aiming for where
+    he will be in half an hour, at a speed that gains on him if he is drawing away."""
+    r = est.report
+    course = r.course_deg if r.course_deg is not None else earth.bearing_deg(*_here(v), est.lat, est.lon)
+    speed = r.speed_kn or 0.0
+    ahead = earth.forward(est.lat, est.lon, course, speed * SHADOW_LEAD_H)
+    d = v.standing.shadow_distance(v.light)
+    # Of the two quarters, the nearer.
+    options = [earth.forward(ahead[0], ahead[1], (course + 180.0 + s * SHADOW_QUARTER_DEG) % 360.0, d)
+               for s in (-1, 1)]
+    lat, lon = min(options, key=lambda p: earth.distance_nm(*_here(v), p[0], p[1]))
+    need = earth.distance_nm(*_here(v), lat, lon) / SHADOW_LEAD_H
+    knots = min(max(need, min(speed, v.force.sustained_kn)), v.force.sustained_kn)
+    return Steer((Sail(_point(lat, lon, f"shadowing {r.about}"), round(knots, 2)),),
+                 f"shadow {r.about}", f"holding {r.about} at {d:g} nm")
+
+
+def chase(v: CommandView, est: Estimate) -> Steer:
+    lat, lon, _ = intercept_point(_here(v), v.force.fast_kn, est)
+    return Steer((Sail(_point(lat, lon, f"cutting off {est.about}"), "design"),),
+                 f"chase {est.about}", f"chasing {est.about} at full speed")
+
+
+def evade(v: CommandView, est: Estimate) -> Steer:
+    away = (earth.bearing_deg(est.lat, est.lon, *_here(v))) % 360.0
+    lat, lon = earth.forward(*_here(v), away, EVADE_RUN_NM)
+    return Steer((Sail(_point(lat, lon, f"away from {est.about}"), "sustained"),),
+                 f"evade {est.about}", f"steering away from {est.about}")
+
+
+def intercept(v: CommandView, est: Estimate) -> Steer:
+    lat, lon, _ = intercept_point(_here(v), v.force.sustained_kn, est)
+    return Steer((Sail(_point(lat, lon, f"to intercept {est.about}"), "sustained"),),
+                 f"intercept {est.about}", f"intercepting {est.about} where reported")
+
+
+def coal_run(v: CommandView) -> Steer | None:
+    if not v.ports:
+        return None
+    port = min(v.ports, key=lambda p: earth.distance_nm(*_here(v), p.lat, p.lon))
+    return Steer((Sail(Point(port.lat, port.lon, port.name, port.name), "economical"), Coal()),
+                 f"coal at {port.name}", f"coal low ({v.force.coal_fraction:.0%}): to {port.name}")
+
+
+def mission(v: CommandView) -> Decision | None:
+    """Orders for the force's mission when no enemy is in sight (None: keep the present orders)."""
+    s = v.standing
+    want = {"patrol": "patrol", "guard": "guard", "escort": f"escort {s.escort}", "return": "return",
+            "intercept": f"intercept {s.intercept}"}.get(s.mission)
+    if s.mission == "script" or want is None:
+        return Resume("no enemy in sight") if v.mode != "script" else None
+    if s.mission == "patrol" and s.patrol:
+        if v.mode == "patrol":
+            return None
+        orders = tuple(Sail(_point(lat, lon, f"patrol point {i + 1}"), "economical")
+                       for i, (lat, lon) in enumerate(s.patrol))
+        return Steer(orders * 10, "patrol", "patrolling")
+    if s.mission == "guard" and s.guard:
+        if earth.distance_nm(*_here(v), *s.guard) <= GUARD_SLACK_NM and v.mode == "guard":
+            return None
+        return Steer((Sail(_point(*s.guard, "guard post"), "economical"), Wait(math.inf)), "guard", "to the guard post")
+    if s.mission == "return" and s.base:
+        if v.mode == "return":
+            return None
+        return Steer((Sail(Point(s.base.lat, s.base.lon, s.base.name, s.base.name), "economical"),),
+                     "return", f"returning to {s.base.name}")
+    if s.mission == "intercept" and s.intercept:
+        est = next((e for e in v.estimates if e.about == s.intercept and e.lat is not None), None)
+        return intercept(v, est) if est is not None else None
+    if s.mission == "escort" and s.escort:
+        friend = next((f for f in v.company if f.name == s.escort), None)
+        if friend is None:
+            return None
+        return Steer((Sail(_point(friend.lat, friend.lon, f"with {friend.name}"), min(v.force.sustained_kn, max(friend.speed_kn, 1.0))),),
+                     f"escort {friend.name}", f"keeping with {friend.name}")
+    return None
+
+
+def report(v: CommandView, r: Report, why: str) -> Send | None:
+    if not v.standing.report_to:
+        return None
+    where = f"{r.lat:.2f},{r.lon:.2f}" if r.lat is not None else f"sea {r.sea} area {r.area}"
+    what = ", ".join(r.ships) if r.ships else (f"{r.n_ships} ships" if r.n_ships else r.level)
+    course = f" course {r.course_deg:.0f} speed {r.speed_kn:.0f} kn" if r.course_deg is not None and r.speed_kn else ""
+    return Send(v.standing.report_to, r.as_content(), f"{v.node}: {why} {what} at {where}{course}")
+
+
+def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
+    """The commander's decisions now. ``trigger`` is what woke him: "sighting", "lost", "report",
+    "orders", "review" (his own periodic look)."""
+    out: list[Decision] = []
+    s = v.standing
+    seen = v.in_sight()
+    if v.force.coal_fraction < (s.coal_low or -1.0) and not v.force.in_port and not v.mode.startswith("coal"):
+        run = coal_run(v)
+        if run is not None:
+            out.append(run)
+            return out
+    if seen:
+        target = min(seen, key=lambda e: earth.distance_nm(*_here(v), e.lat, e.lon))
+        if trigger in ("sighting",) or (v.last_report_min is not None and
+                                        v.t_min - v.last_report_min >= s.report_every_h * 60.0):
+            rep = report(v, target.report, "enemy in sight:")
+            if rep is not None:
+                out.append(rep)
+        if s.on_contact == "shadow":
+            out.append(shadow(v, target))
+        elif s.on_contact == "chase" or (s.on_contact == "engage" and s.may_fire):
+            out.append(chase(v, target))
+        elif s.on_contact == "evade":
+            out.append(evade(v, target))
+        return out
+    if trigger == "lost":
+        lost = max((e for e in v.estimates if e.report.level == "lost"), key=lambda e: e.report.seen_min,
+                   default=None)
+        if lost is not None:
+            rep = report(v, lost.report, "lost sight of")
+            if rep is not None:
+                out.append(rep)
+    kind = v.mode.split(" ")[0]
+    if kind in ("shadow", "chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0:
+        if kind in ("shadow", "chase"):
+            # Contact lost a short while ago: make for where the enemy should be by now.
+            target = v.mode.split(" ", 1)[1]
+            est = next((e for e in v.estimates if e.about == target and e.lat is not None), None)
+            if est is not None:
+                out.append(intercept(v, est))
+        return out  # evading, or searching where he went: carry on for now
+    m = mission(v)
+    if m is not None:
+        out.append(m)
+    return out

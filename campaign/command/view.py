@@ -1,0 +1,95 @@
+"""What a commander is given to decide on: his own force, his picture, his standing instructions.
+
+A ``CommandView`` is immutable and holds plain values only — no reference into the world — so decision
+code cannot look at the truth even by mistake (tests/command/test_view.py walks a view to prove it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from campaign.command.picture import Estimate, Report
+
+
+@dataclass(frozen=True)
+class OwnForce:
+    """The commander's own force, as he knows it: he is aboard."""
+
+    name: str
+    side: str
+    nation: str
+    lat: float
+    lon: float
+    course_deg: float | None
+    speed_kn: float
+    sustained_kn: float  # the slowest ship's sustained speed: what the force can hold
+    fast_kn: float  # the slowest ship's design speed: a dash
+    coal_fraction: float  # the emptiest ship's coal as a fraction of her bunkers
+    status: str
+    in_port: bool
+    place: str | None
+    ships: tuple[str, ...]
+    order: str  # what it is doing, in words
+
+
+@dataclass(frozen=True)
+class Port:
+    """A port the force could coal at (its own nation's or an ally's), where it is."""
+
+    name: str
+    lat: float
+    lon: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Standing instructions (the 1905 rules' "general instructions") for one force.
+
+    ``on_contact``: what to do on sighting the enemy — shadow (hold contact at a safe range and
+    report), chase, evade, or report only. ``mission`` when no enemy is in sight: follow the scripted
+    orders, patrol ``patrol`` points, guard ``guard``, intercept the contact ``intercept`` (a name in the
+    picture), escort the force ``escort``, or return to ``base``. ``coal_low`` sends the force to the
+    nearest friendly port when its emptiest ship falls below that fraction.
+    """
+
+    on_contact: str = "report"
+    mission: str = "script"
+    report_to: str | None = None
+    patrol: tuple[tuple[float, float], ...] = ()
+    guard: tuple[float, float] | None = None
+    intercept: str | None = None
+    escort: str | None = None
+    base: Port | None = None
+    coal_low: float | None = None
+    shadow_nm: tuple[tuple[str, float], ...] = (("day", 12.0), ("twilight", 6.0), ("moonlit_night", 3.0),
+                                               ("dark_night", 0.4))
+    report_every_h: float = 2.0
+    resume_after_h: float = 3.0
+    review_min: float = 30.0
+    may_fire: bool = False  # whether the commander believes he may open fire (his rules of engagement)
+
+    def shadow_distance(self, light: str) -> float:
+        return dict(self.shadow_nm).get(light, 6.0)
+
+
+@dataclass(frozen=True)
+class CommandView:
+    """Everything a force's commander decides on, at ``t_min``."""
+
+    t_min: float
+    node: str
+    force: OwnForce
+    standing: Standing
+    light: str  # the light where he is: he can see it
+    picture: tuple[Report, ...]
+    estimates: tuple[Estimate, ...]
+    mode: str  # what his doctrine has him doing: "script", "shadow Goeben", ...
+    mode_since_min: float
+    last_report_min: float | None  # when he last reported the contact he is on
+    ports: tuple[Port, ...] = ()
+    company: tuple[OwnForce, ...] = field(default=())  # friendly forces in sight of him
+
+    def in_sight(self) -> tuple[Estimate, ...]:
+        """Contacts seen in the last minutes and not lost."""
+        return tuple(e for e in self.estimates
+                     if e.report.level in ("smoke", "ships", "recognised") and e.age_h <= 0.1)

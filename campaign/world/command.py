@@ -1,0 +1,365 @@
+"""Commands in the running world: pictures kept from sightings and messages, doctrine carried out.
+
+Every force is a command of its own (its senior officer); headquarters are commands ashore at a
+telegraph station (an admiralty) or aboard a force (an admiral). Each holds a ``Picture`` built only
+from what its own ships saw and what messages brought it. When something changes it — a sighting, a
+contact lost, a report, new orders — or when a force busy shadowing or chasing takes its periodic look,
+the world builds a ``CommandView`` (plain values: the commander's own force, his picture, his standing
+instructions) and hands it to ``campaign.command.doctrine.decide``; decision code never receives the
+world. The decisions are carried out here: new orders for the force, a return to its orders, reports
+sent over the signal network, where they take the cable and wireless delays of 1914.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
+
+import simpy
+
+from campaign.command import doctrine
+from campaign.command.picture import Picture, Report
+from campaign.command.view import CommandView, OwnForce, Port, Standing
+from campaign.geo import earth
+from campaign.scenario.model import HeadquartersSpec, MessageSpec
+from campaign.world.sighting import LEVELS
+from campaign.world.signals import Message, SignalNetwork
+
+if TYPE_CHECKING:
+    from campaign.world.units import ForceState
+    from campaign.world.world import World
+
+# Friendly forces within this distance of a commander are "in company": he sees what they do, nm.
+COMPANY_NM = 5.0
+DOCTRINE_MODES = ("shadow", "chase", "evade", "intercept")
+
+
+@dataclass
+class Node:
+    """A command: its place in the chain, its picture, and what its doctrine has it doing."""
+
+    name: str
+    side: str
+    nation: str
+    force: str | None = None  # the force it is (captain) or rides in (admiral aboard)
+    hq: HeadquartersSpec | None = None
+    standing: Standing = field(default_factory=Standing)
+    picture: Picture = field(init=False)
+    mode: str = "script"
+    mode_since_min: float = 0.0
+    last_report_min: float | None = None
+    review_token: int = 0
+    coal_token: int = 0
+    labels: dict[str, str] = field(default_factory=dict)  # target force -> name of the contact
+    counter: int = 0
+
+    def __post_init__(self) -> None:
+        self.picture = Picture(self.name)
+
+
+class CommandRuntime:
+    """The commands of one world, and the signal network between them."""
+
+    def __init__(self, world: "World") -> None:
+        from campaign.world.light import light_at
+
+        self.world = world
+        sc = world.scenario
+        sides = {n: side for side, nations in sc.sides.items() for n in nations}
+
+        def is_night(lat: float, lon: float, when) -> bool:
+            return light_at(lat, lon, when).is_night
+
+        self.net = SignalNetwork(world.env, world.rec.emit, world.clock, world.rng["signals"], is_night=is_night,
+                                 sides=sides, neutral_sides=sc.neutral_sides)
+        self.nodes: dict[str, Node] = {}
+        for hq in sc.headquarters:
+            node = Node(hq.name, hq.side, hq.nation, force=hq.aboard, hq=hq)
+            self.nodes[hq.name] = node
+            position = None if hq.aboard is None else self._position_of(hq.aboard)
+            self.net.register(hq.name, hq.side, hq.nation, position, station=hq.station,
+                              wireless=None if hq.aboard is None else self._set_of(hq.aboard, sc),
+                              on_receive=self._receiver(hq.name), on_intercept=self._interceptor(hq.name))
+        world.contacts.listen(self.on_sighting)
+        for m in sc.messages:
+            world.env.process(self._historical(m))
+
+    # -- nodes ----------------------------------------------------------------------------------
+
+    def _position_of(self, force_name: str) -> Callable[[float], tuple[float, float]]:
+        def where(t_min: float) -> tuple[float, float]:
+            lat, lon, _ = self.world.forces[force_name].position_at(t_min)
+            return lat, lon
+
+        return where
+
+    def _set_of(self, force_name: str, sc=None) -> str | None:
+        """The best wireless set among a force's ships (by the fit rules of data/wireless.yaml)."""
+        world = self.world
+        force = world.forces.get(force_name)
+        ships = [s.ship for s in force.ships] if force is not None else [
+            sh for f in (sc or world.scenario).forces if f.name == force_name for sh in f.ships]
+        sets = [self.net.data.set_for(sh.nation, sh.type) for sh in ships]
+        sets = [s for s in sets if s is not None]
+        if not sets:
+            return None
+        return max(sets, key=lambda k: self.net.data.sets[k].day_nm)
+
+    def add_force(self, force: "ForceState") -> None:
+        """A force has come into being (at the start, or detached): it is a command too."""
+        if force.name in self.nodes:
+            return
+        standing = self.world.scenario.standing.get(force.name) or self._inherited(force)
+        node = Node(force.name, force.side, force.nation, force=force.name, standing=standing)
+        self.nodes[force.name] = node
+        self.net.register(force.name, force.side, force.nation, self._position_of(force.name),
+                          wireless=self._set_of(force.name), on_receive=self._receiver(force.name),
+                          on_intercept=self._interceptor(force.name))
+        if standing.mission != "script":
+            self.world.env.process(self._start_mission(node))
+
+    def _start_mission(self, node: Node) -> Generator[simpy.Event, Any, None]:
+        yield self.world.env.timeout(0)  # once every force is in place
+        self.decide(node, "start")
+
+    def _inherited(self, force: "ForceState") -> Standing:
+        """A detached force keeps the standing instructions of the force it came from."""
+        for name, st in self.world.scenario.standing.items():
+            parent = self.world.forces.get(name)
+            if parent is not None and any(s.force is force for s in parent.ships):
+                return st
+        return Standing()
+
+    def in_port(self, force: "ForceState", place: str | None) -> None:
+        """A force in port can hand messages to the telegraph there."""
+        station = None
+        if place is not None:
+            try:
+                station = self.net.data.station(place).name
+            except KeyError:
+                station = None
+        for node in (n for n in self.nodes.values() if n.force == force.name):
+            self.net.set_station(node.name, station)
+
+    # -- what the commands learn ----------------------------------------------------------------
+
+    def on_sighting(self, observer: str, target: str, old: int, new: int, info: Mapping[str, Any]) -> None:
+        """A force's lookouts saw something (or lost it): its commands learn it at once."""
+        world = self.world
+        node = self.nodes.get(observer)
+        if node is None:
+            return
+        now = world.env.now
+        tgt = world.forces[target]
+        lat, lon, course = tgt.position_at(now)
+        speed = tgt.leg.speed_kn if tgt.leg is not None else 0.0
+        ships = tuple(s.name for s in (tgt.active_ships() or tgt.ships))
+        replaces = None
+        if new == 3:
+            about = " & ".join(ships)
+            old_label = node.labels.get(target)
+            replaces = old_label if old_label and old_label != about else None
+            node.labels[target] = about
+        else:
+            about = node.labels.get(target)
+            if about is None:
+                node.counter += 1
+                about = f"contact {observer}-{node.counter}"
+                node.labels[target] = about
+        level = "lost" if new == 0 else LEVELS[new]
+        report = Report(about, now, float(lat), float(lon), float(course) if tgt.leg is not None else None,
+                        float(speed), level, ships if new == 3 else (), len(ships) if new >= 2 else None,
+                        source=f"seen by {observer}", replaces=replaces)
+        if new == 0:
+            node.labels.pop(target, None)
+        trigger = "sighting" if old == 0 else ("lost" if new == 0 else "report")
+        for n in [node] + [h for h in self.nodes.values() if h.hq is not None and h.force == observer]:
+            n.picture.learn(report, now)
+            self.decide(n, trigger)
+
+    def _receiver(self, name: str) -> Callable[[Message, float], None]:
+        def receive(msg: Message, t_min: float) -> None:
+            self.on_message(self.nodes[name], msg)
+
+        return receive
+
+    def _interceptor(self, name: str) -> Callable[[dict, float], None]:
+        def intercept(info: dict, t_min: float) -> None:
+            node = self.nodes[name]
+            label = f"wireless in sea {info.get('sea')} area {info.get('area')}"
+            node.picture.learn(Report(label, t_min, None, None, level="intercept", sea=info.get("sea"),
+                                      area=info.get("area"), source="intercepted wireless"), t_min)
+
+        return intercept
+
+    def on_message(self, node: Node, msg: Message) -> None:
+        content = msg.content
+        if "report" in content:
+            report = Report.from_content(dict(content), f"message {msg.id} from {msg.sender}")
+            if node.picture.learn(report, self.world.env.now):
+                for to in (node.hq.relay_to if node.hq is not None else ()):
+                    if to != msg.sender:
+                        self.net.send(node.name, to, "report", dict(content), f"{node.name} passes on: {msg.text}")
+                if node.hq is None:
+                    self.decide(node, "report")
+        if content.get("orders_for"):
+            target = content["orders_for"]
+            if target == node.name or (node.force == target and node.hq is None):
+                self._obey(target, msg)
+            else:
+                # A headquarters passes orders on to the force they are for.
+                self.net.send(node.name, target, "order", dict(content), f"{node.name} passes on: {msg.text}")
+
+    def _obey(self, force_name: str, msg: Message) -> None:
+        world = self.world
+        force = world.forces.get(force_name)
+        if force is None or not force.active_ships():
+            return
+        orders = self._orders[msg.content["orders_key"]]
+        node = self.nodes[force_name]
+        node.mode, node.mode_since_min = "script", world.env.now
+        force.script = ()
+        world.give_orders(force, orders, why=msg.text, by=msg.sender)
+
+    @property
+    def _orders(self) -> dict[str, tuple]:
+        return {f"{m.t_min}:{m.sender}:{m.receiver}": m.orders for m in self.world.scenario.messages}
+
+    def _historical(self, m: MessageSpec) -> Generator[simpy.Event, Any, None]:
+        if m.t_min > self.world.env.now:
+            yield self.world.env.timeout(m.t_min - self.world.env.now)
+        content: dict[str, Any] = {"text": m.text}
+        if m.orders_for:
+            content.update(orders_for=m.orders_for, orders_key=f"{m.t_min}:{m.sender}:{m.receiver}")
+        if m.note:
+            content["note"] = m.note
+        kind = "order" if m.orders_for else "info"
+        self.net.send(m.sender, m.receiver, kind, content, m.text)
+
+    # -- deciding -------------------------------------------------------------------------------
+
+    def _refresh(self, node: Node) -> None:
+        """What the force's lookouts have in sight now, they see now: fresh positions in its picture."""
+        world = self.world
+        now = world.env.now
+        model = world.contacts.model
+        for (obs, target), st in model.pairs.items():
+            if obs != node.force or st.level == 0 or target not in world.forces:
+                continue
+            about = node.labels.get(target)
+            old = node.picture.get(about) if about else None
+            if old is None or old.seen_min >= now:
+                continue
+            tgt = world.forces[target]
+            lat, lon, course = tgt.position_at(now)
+            node.picture.learn(Report(about, now, float(lat), float(lon),
+                                      float(course) if tgt.leg is not None else None,
+                                      tgt.leg.speed_kn if tgt.leg is not None else 0.0, old.level, old.ships,
+                                      old.n_ships, source=f"seen by {obs}"), now)
+
+    def coal_watch(self, force: "ForceState") -> None:
+        """Schedule the commander's look at his bunkers for when the emptiest ship will fall below
+        his threshold at the present rates (exact, and re-scheduled whenever the force's motion changes)."""
+        node = self.nodes.get(force.name)
+        if node is None or node.standing.coal_low is None or node.mode.startswith("coal"):
+            return
+        now = self.world.env.now
+        t_low = math.inf
+        for s in force.active_ships():
+            floor = node.standing.coal_low * s.ship.coal_capacity_t
+            coal = s.coal_at(now)
+            if coal <= floor:
+                t_low = now
+            elif s.rate_t_per_h < 0:
+                t_low = min(t_low, now + (coal - floor) / -s.rate_t_per_h * 60.0)
+        if t_low < self.world.end_min:
+            node.coal_token += 1
+            self.world.env.process(self._coal_check(node, node.coal_token, t_low))
+
+    def _coal_check(self, node: Node, token: int, t_low: float) -> Generator[simpy.Event, Any, None]:
+        yield self.world.env.timeout(max(t_low - self.world.env.now, 0.0))
+        if token == node.coal_token:
+            self.decide(node, "coal")
+
+    def on_arrival(self, force: "ForceState") -> None:
+        """A force reached the point its doctrine sent it to: its commander looks again."""
+        node = self.nodes.get(force.name)
+        if node is not None and node.mode.split(" ")[0] in DOCTRINE_MODES:
+            self.decide(node, "review")
+
+    def view(self, node: Node) -> CommandView:
+        """What the commander of ``node``'s force knows: plain values only."""
+        world = self.world
+        now = world.env.now
+        force = world.forces[node.force]
+        self._refresh(node)
+        own = self._own(force, now)
+        light = world.contacts.model.conditions.light(own.lat, own.lon, now)
+        reports = node.picture.reports()
+        estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
+        company = tuple(self._own(f, now) for f in world.forces.values()
+                        if f is not force and f.side == force.side and f.active_ships()
+                        and earth.distance_nm(own.lat, own.lon, *f.position_at(now)[:2]) <= COMPANY_NM)
+        return CommandView(now, node.name, own, node.standing, light, reports, estimates, node.mode,
+                           node.mode_since_min, node.last_report_min, self._ports(force), company)
+
+    def _own(self, force: "ForceState", now: float) -> OwnForce:
+        lat, lon, course = force.position_at(now)
+        ships = force.active_ships() or force.ships
+        return OwnForce(
+            force.name, force.side, force.nation, float(lat), float(lon),
+            float(course) if force.leg is not None else None,
+            force.leg.speed_kn if force.leg is not None else 0.0,
+            min(s.ship.sustained_speed_kn for s in ships), min(s.ship.design_speed_kn for s in ships),
+            min(s.coal_at(now) / s.ship.coal_capacity_t for s in ships), ships[0].status, force.in_port,
+            force.place, tuple(s.name for s in ships), force.current_order)
+
+    def _ports(self, force: "ForceState") -> tuple[Port, ...]:
+        out = []
+        for p in self.world.places.ports():
+            if p.coaling is None or p.coaling.facility == "none":
+                continue
+            if self.world.relation(force, p.nation) in ("own", "friendly"):
+                out.append(Port(p.name, p.anchorage_lat, p.anchorage_lon))
+        return tuple(out)
+
+    def decide(self, node: Node, trigger: str) -> None:
+        """Let the commander of a force decide, and carry out what he decides."""
+        if node.force is None or node.hq is not None:
+            return
+        force = self.world.forces.get(node.force)
+        if force is None or not force.active_ships() or force.interned:
+            return
+        for d in doctrine.decide(self.view(node), trigger):
+            self._apply(node, force, d)
+
+    def _apply(self, node: Node, force: "ForceState", d: doctrine.Decision) -> None:
+        world = self.world
+        now = world.env.now
+        if isinstance(d, doctrine.Send):
+            self.net.send(node.name, d.to, "report", d.content, d.text)
+            node.last_report_min = now
+        elif isinstance(d, doctrine.Steer):
+            if node.mode == "script" and not force.script:
+                force.script = force.orders[force.order_index:]
+            node.mode, node.mode_since_min = d.mode, now
+            world.give_orders(force, d.orders, why=d.reason, by=node.name)
+            if d.mode.split(" ")[0] in DOCTRINE_MODES:
+                self._schedule_review(node)
+        elif isinstance(d, doctrine.Resume):
+            script, force.script = force.script, ()
+            node.mode, node.mode_since_min = "script", now
+            world.give_orders(force, script, why=d.reason, by=node.name)
+
+    def _schedule_review(self, node: Node) -> None:
+        node.review_token += 1
+        self.world.env.process(self._review(node, node.review_token))
+
+    def _review(self, node: Node, token: int) -> Generator[simpy.Event, Any, None]:
+        yield self.world.env.timeout(node.standing.review_min)
+        if token != node.review_token or node.mode.split(" ")[0] not in DOCTRINE_MODES:
+            return
+        self.decide(node, "review")
+        if token == node.review_token and node.mode.split(" ")[0] in DOCTRINE_MODES:
+            self._schedule_review(node)

@@ -1,0 +1,93 @@
+"""Doctrine, as pure functions of what a commander knows."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from campaign.command import doctrine
+from campaign.command.picture import Picture, Report
+from campaign.command.view import CommandView, OwnForce, Port, Standing
+from campaign.geo import earth
+from campaign.model.orders import Coal, Sail
+
+OWN = OwnForce("Gloucester", "Entente", "United Kingdom", 36.0, 18.0, 90.0, 15.0, 25.0, 25.8, 0.8, "underway",
+               False, None, ("Gloucester",), "sail")
+
+
+def view(reports=(), t=100.0, standing=Standing(on_contact="shadow", report_to="Milne"), light="day",
+         mode="script", own=OWN, ports=(), last_report=None) -> CommandView:
+    pic = Picture("Gloucester")
+    for r in reports:
+        pic.learn(r, t)
+    ests = tuple(pic.estimate(r.about, t) for r in pic.reports())
+    return CommandView(t, "Gloucester", own, standing, light, pic.reports(), ests, mode, 0.0, last_report, ports)
+
+
+GOEBEN = Report("Goeben", 100.0, 36.0, 18.2, 90.0, 18.0, "recognised", ("Goeben",), 1, source="seen")
+
+
+def test_a_shadower_takes_station_on_the_quarter_at_the_distance_for_the_light() -> None:
+    for light, dist in (("day", 12.0), ("moonlit_night", 3.0)):
+        ds = doctrine.decide(view([GOEBEN], light=light), "sighting")
+        steer = next(d for d in ds if isinstance(d, doctrine.Steer))
+        (order,) = steer.orders
+        # Where Goeben will be in half an hour, and the station that distance astern of her, 30 deg off.
+        ahead = earth.forward(36.0, 18.2, 90.0, 18.0 * doctrine.SHADOW_LEAD_H)
+        assert earth.distance_nm(*ahead, order.to.lat, order.to.lon) == pytest.approx(dist, abs=1e-6)
+        brg = earth.bearing_deg(*ahead, order.to.lat, order.to.lon)
+        assert min(abs(brg - 240), abs(brg - 300)) < 1.0
+        assert steer.mode == "shadow Goeben"
+    sends = [d for d in doctrine.decide(view([GOEBEN]), "sighting") if isinstance(d, doctrine.Send)]
+    assert sends and sends[0].to == "Milne" and sends[0].content["report"]["about"] == "Goeben"
+
+
+def test_intercept_point_is_where_the_chaser_meets_the_contact() -> None:
+    pic = Picture("x")
+    pic.learn(Report("Goeben", 0.0, 36.0, 19.0, 90.0, 18.0, "recognised", source="seen"), 0.0)
+    est = pic.estimate("Goeben", 0.0)
+    lat, lon, hours = doctrine.intercept_point((36.0, 18.0), 25.0, est)
+    # At the meeting the chaser has run 25 kn x t and the contact 18 kn x t.
+    assert earth.distance_nm(36.0, 18.0, lat, lon) == pytest.approx(25.0 * hours, rel=1e-6)
+    goeben_then = earth.forward(36.0, 19.0, 90.0, 18.0 * hours)
+    assert earth.distance_nm(*goeben_then, lat, lon) == pytest.approx(0.0, abs=1e-3)
+    # A slower chaser behind a faster quarry cannot catch her within a day: he steers for her.
+    assert doctrine.intercept_point((36.0, 18.0), 15.0, est)[2] == 0.0
+
+
+def test_evade_runs_directly_away() -> None:
+    ds = doctrine.decide(view([GOEBEN], standing=Standing(on_contact="evade")), "sighting")
+    (steer,) = [d for d in ds if isinstance(d, doctrine.Steer)]
+    to = steer.orders[0].to
+    assert earth.bearing_deg(36.0, 18.0, to.lat, to.lon) == pytest.approx(270.0, abs=1.0)
+
+
+def test_coal_when_low_runs_to_the_nearest_friendly_port() -> None:
+    low = dataclasses.replace(OWN, coal_fraction=0.1)
+    ports = (Port("Valletta", 35.9, 14.5), Port("Alexandria", 31.2, 29.8))
+    ds = doctrine.decide(view([], own=low, ports=ports, standing=Standing(coal_low=0.2)), "coal")
+    (steer,) = ds
+    assert steer.orders[0].to.name == "Valletta" and isinstance(steer.orders[1], Coal)
+
+
+def test_contact_lost_sends_the_shadower_to_where_the_enemy_should_be() -> None:
+    lost = dataclasses.replace(GOEBEN, level="lost", seen_min=90.0)
+    ds = doctrine.decide(view([lost], mode="shadow Goeben", t=100.0), "lost")
+    assert any(isinstance(d, doctrine.Send) and "lost" in d.text for d in ds)
+    steer = next(d for d in ds if isinstance(d, doctrine.Steer))
+    assert steer.mode == "intercept Goeben"
+
+
+def test_no_enemy_in_sight_and_the_script_resumes() -> None:
+    ds = doctrine.decide(view([], mode="intercept Goeben", t=1000.0), "review")
+    assert ds == [doctrine.Resume("no enemy in sight")]
+
+
+def test_missions() -> None:
+    patrol = Standing(mission="patrol", patrol=((36.5, 15.0), (36.5, 16.0)))
+    (steer,) = doctrine.decide(view([], standing=patrol), "start")
+    assert [o.to.name for o in steer.orders[:3]] == ["patrol point 1", "patrol point 2", "patrol point 1"]
+    ret = Standing(mission="return", base=Port("Valletta", 35.9, 14.5))
+    (steer,) = doctrine.decide(view([], standing=ret), "start")
+    assert isinstance(steer.orders[0], Sail) and steer.orders[0].to.name == "Valletta"

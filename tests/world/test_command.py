@@ -1,0 +1,126 @@
+"""Commands in the world: doctrine acts on pictures, reports travel, orders take effect on arrival."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from campaign.scenario.loader import load_scenario
+from campaign.world.conditions import ClearDay
+from campaign.world.world import World
+from tests.conftest import scenario_dict
+
+
+def run_world(write_scenario, forces, *, command=None, messages=None, end="1914-08-03T00:00Z", **extra):
+    content = scenario_dict(forces, start="1914-08-02T00:00Z", end=end, **extra)
+    if command:
+        content["command"] = command
+    if messages:
+        content["messages"] = messages
+    world = World(load_scenario(write_scenario(content)), 0, conditions=ClearDay())
+    world.run()
+    return world
+
+
+def recs(world, type_=None, unit=None):
+    return [r for r in world.rec.records if (type_ is None or r.type == type_) and (unit is None or r.unit == unit)]
+
+
+GOEBEN_EAST = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.0, "lon": 16.0},
+               "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 21.0}, "speed": 18}]}
+
+
+def test_a_shadower_holds_contact_and_reports(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        GOEBEN_EAST,
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+        {"name": "Inflexible", "side": "Entente", "ships": ["Inflexible"], "start": "Valletta", "orders": [{"do": "stop"}]},
+    ], command={"headquarters": [{"name": "Milne", "side": "Entente", "nation": "United Kingdom", "aboard": "Inflexible"}],
+                "standing": {"Gloucester": {"on_contact": "shadow", "report_to": "Milne", "report_every_h": 2}}},
+        end="1914-08-02T12:00Z")
+    sight = recs(w, "sighting", "Gloucester")
+    assert sight, "Gloucester never sighted Goeben"
+    orders = recs(w, "orders", "Gloucester")
+    assert orders and orders[0].t_min == pytest.approx(sight[0].t_min)
+    assert "shadowing" in orders[0].data["orders"][0]
+    # She keeps him in sight: no contact lost while Goeben steams on at 18 kn.
+    lost = recs(w, "contact_lost", "Gloucester")
+    assert not lost or lost[0].t_min > sight[0].t_min + 120
+    sent = [r for r in recs(w, "message_sent") if r.data.get("sender") == "Gloucester"]
+    got = [r for r in recs(w, "message_received") if r.data.get("receiver") == "Milne"]
+    assert sent and got
+    assert len(sent) >= 3  # first sighting, then every two hours
+
+
+def test_no_picture_changes_before_the_message_that_told_it_arrives(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        GOEBEN_EAST,
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+        {"name": "Inflexible", "side": "Entente", "ships": ["Inflexible"], "start": "Valletta", "orders": [{"do": "stop"}]},
+    ], command={"headquarters": [
+        {"name": "Admiralty", "side": "Entente", "nation": "United Kingdom", "station": "London"},
+        {"name": "Milne", "side": "Entente", "nation": "United Kingdom", "aboard": "Inflexible",
+         "superior": "Admiralty", "relay_to": ["Admiralty"]}],
+        "standing": {"Gloucester": {"on_contact": "shadow", "report_to": "Milne"}}},
+        end="1914-08-02T12:00Z")
+    received = {r.data["id"]: r.t_min for r in recs(w, "message_received")}
+    for name in ("Milne", "Admiralty"):
+        history = w.command.nodes[name].picture.history
+        assert history, name
+        for t_learnt, _, source in history:
+            mid = re.search(r"message (M\d+)", source).group(1)
+            assert t_learnt == pytest.approx(received[mid]) and t_learnt >= received[mid]
+    # The Admiralty hears later than Milne: the report crosses the cable from Malta to London.
+    first = {name: w.command.nodes[name].picture.history[0][0] for name in ("Milne", "Admiralty")}
+    assert first["Admiralty"] > first["Milne"]
+
+
+def test_an_evader_turns_away(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        dict(GOEBEN_EAST),
+        {"name": "Indomitable", "side": "Entente", "ships": ["Indomitable"], "start": {"lat": 36.0, "lon": 18.0},
+         "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 15.0}, "speed": 18}]},
+    ], command={"standing": {"Goeben": {"on_contact": "evade"}}}, end="1914-08-02T06:00Z")
+    first = recs(w, "sighting", "Goeben")[0]
+    order = recs(w, "orders", "Goeben")[0]
+    assert order.t_min == pytest.approx(first.t_min) and "away from" in order.data["orders"][0]
+    dep = [r for r in recs(w, "depart", "Goeben") if r.t_min >= first.t_min][0]
+    assert dep.data["course_deg"] > 180  # westward, away from the battlecruiser coming from the east
+
+
+def test_orders_by_message_take_effect_when_they_arrive(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": "Valletta", "orders": [{"do": "stop"}]},
+    ], command={"headquarters": [{"name": "Admiralty", "side": "Entente", "nation": "United Kingdom", "station": "London"}]},
+        messages=[{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "Proceed to Alexandria.",
+                   "orders_for": "Chatham", "orders": [{"do": "sail", "to": "Alexandria", "speed": 14}]}])
+    got = [r for r in recs(w, "message_received") if r.data.get("receiver") == "Chatham"][0]
+    dep = recs(w, "depart", "Chatham")[0]
+    assert dep.t_min == pytest.approx(got.t_min)
+    assert got.t_min > 6 * 60 + 60  # the Admiralty's hour to cipher and send, then the cables to Malta
+
+
+def test_a_force_low_on_coal_runs_for_port(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        {"name": "Dublin", "side": "Entente", "ships": ["Dublin"], "start": {"lat": 36.5, "lon": 16.0}, "coal_t": 200,
+         "orders": [{"do": "sail", "to": {"lat": 36.5, "lon": 20.0}, "speed": 20}]},
+        GOEBEN_EAST | {"start": {"lat": 36.0, "lon": 16.3}},
+    ], command={"standing": {"Dublin": {"on_contact": "shadow", "coal_low": 0.2}}}, end="1914-08-02T12:00Z")
+    orders = [r.data["orders"][0] for r in recs(w, "orders", "Dublin")]
+    assert any("Valletta" in o for o in orders), orders
+
+
+def test_patrol_and_guard_missions(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        {"name": "Weymouth", "side": "Entente", "ships": ["Weymouth"], "start": "Valletta", "orders": []},
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": "Valletta", "orders": []},
+    ], command={"standing": {
+        "Weymouth": {"mission": "patrol", "patrol": [{"lat": 36.5, "lon": 15.0}, {"lat": 36.5, "lon": 16.0}]},
+        "Gloucester": {"mission": "guard", "guard": {"lat": 37.70, "lon": 15.55}}}})
+    w_arr = [r.data["to"] for r in recs(w, "arrive", "Weymouth")]
+    assert w_arr[:3] == ["patrol point 1", "patrol point 2", "patrol point 1"]
+    assert [r.data["to"] for r in recs(w, "arrive", "Gloucester")] == ["guard post"]
