@@ -144,6 +144,25 @@ class CommandRuntime:
 
     # -- what the commands learn ----------------------------------------------------------------
 
+    def learn(self, node: Node, report: Report) -> bool:
+        """A command takes a report into its picture; what it now believes is recorded as ``picture``
+        (the replay shows each side's picture beside the truth)."""
+        now = self.world.env.now
+        if not node.picture.learn(report, now):
+            return False
+        data = {"node": node.name, "about": report.about, "seen": self.world.clock.iso(report.seen_min),
+                "level": report.level, "source": report.source}
+        if report.course_deg is not None:
+            data["course_deg"] = round(report.course_deg, 1)
+        if report.speed_kn is not None:
+            data["speed_kn"] = round(report.speed_kn, 2)
+        if report.sea:
+            data.update(sea=report.sea, area=report.area)
+        if report.ships:
+            data["ships"] = list(report.ships)
+        self.world.rec.emit(now, "picture", None, node.side, report.lat, report.lon, **data)
+        return True
+
     def on_sighting(self, observer: str, target: str, old: int, new: int, info: Mapping[str, Any]) -> None:
         """A force's lookouts saw something (or lost it): its commands learn it at once."""
         world = self.world
@@ -175,7 +194,7 @@ class CommandRuntime:
             node.labels.pop(target, None)
         trigger = "sighting" if old == 0 else ("lost" if new == 0 else "report")
         for n in [node] + [h for h in self.nodes.values() if h.hq is not None and h.force == observer]:
-            n.picture.learn(report, now)
+            self.learn(n, report)
             self.decide(n, trigger)
 
     def _receiver(self, name: str) -> Callable[[Message, float], None]:
@@ -188,8 +207,8 @@ class CommandRuntime:
         def intercept(info: dict, t_min: float) -> None:
             node = self.nodes[name]
             label = f"wireless in sea {info.get('sea')} area {info.get('area')}"
-            node.picture.learn(Report(label, t_min, None, None, level="intercept", sea=info.get("sea"),
-                                      area=info.get("area"), source="intercepted wireless"), t_min)
+            self.learn(node, Report(label, t_min, None, None, level="intercept", sea=info.get("sea"),
+                                    area=info.get("area"), source="intercepted wireless"))
 
         return intercept
 
@@ -197,7 +216,7 @@ class CommandRuntime:
         content = msg.content
         if "report" in content:
             report = Report.from_content(dict(content), f"message {msg.id} from {msg.sender}")
-            if node.picture.learn(report, self.world.env.now):
+            if self.learn(node, report):
                 for to in (node.hq.relay_to if node.hq is not None else ()):
                     if to != msg.sender:
                         self.net.send(node.name, to, "report", dict(content), f"{node.name} passes on: {msg.text}")

@@ -48,6 +48,7 @@ class Contacts:
         self.world = world
         self.versions: dict[str, int] = {}
         self.current: dict[str, Motion] = {}
+        self.history: dict[str, list[Motion | None]] = {}  # every motion of every force, for checks
         self.listeners: list[Listener] = []
         self.model = SightingModel(world.env, rules or default_sighting_rules(), conditions,
                                    world.rng["sighting"], world.end_min, hostile=self.hostile,
@@ -71,6 +72,7 @@ class Contacts:
             return
         self.versions[force.name] = version
         self.current[force.name] = motion
+        self.history.setdefault(force.name, []).append(motion)
         self.model.update(force.name, motion)
 
     def gone(self, force: ForceState) -> None:
