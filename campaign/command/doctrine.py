@@ -26,6 +26,10 @@ SHADOW_LEAD_H = 0.5
 # The quarter he takes: this many degrees off the enemy's stern, to keep his own smoke out of the
 # enemy's wake and see a turn either way.
 SHADOW_QUARTER_DEG = 30.0
+# A shadower keeps this fraction of the range at which he sees the enemy: far enough to stay out of
+# his guns' reach by day, near enough that a small turn, a squall or a thickening haze does not at once
+# lose him (by day 0.8 x 15 nm of smoke = 12 nm, outside the 10 nm at which hulls are seen: sighting.yaml).
+SHADOW_FRACTION = 0.8
 # An evading force runs this far from the enemy before it reconsiders, nm.
 EVADE_RUN_NM = 60.0
 # A guarding force lies within this distance of its post, nm.
@@ -94,20 +98,23 @@ def intercept_point(own: tuple[float, float], speed_kn: float, est: Estimate) ->
 
 
 def shadow(v: CommandView, est: Estimate) -> Steer:
-    """Take station on the enemy's quarter at the shadowing distance for this light, aiming for where
-    he will be in half an hour, at a speed that gains on him if he is drawing away."""
+    """Take station on the enemy's quarter at the shadowing distance for this light and weather, aiming
+    for where he will be in half an hour, at the speed that gets there then (gaining on him if he is
+    drawing away, up to the force's sustained speed)."""
     r = est.report
     course = r.course_deg if r.course_deg is not None else earth.bearing_deg(*_here(v), est.lat, est.lon)
     speed = r.speed_kn or 0.0
     ahead = earth.forward(est.lat, est.lon, course, speed * SHADOW_LEAD_H)
-    d = v.standing.shadow_distance(v.light)
+    d = SHADOW_FRACTION * v.sight_nm
     # Of the two quarters, the nearer.
     options = [earth.forward(ahead[0], ahead[1], (course + 180.0 + s * SHADOW_QUARTER_DEG) % 360.0, d)
                for s in (-1, 1)]
     lat, lon = min(options, key=lambda p: earth.distance_nm(*_here(v), p[0], p[1]))
+    # The speed that brings him to the station as the enemy reaches his own point: not sooner (he would
+    # lie stopped and fall astern), not faster than he can hold.
     need = earth.distance_nm(*_here(v), lat, lon) / SHADOW_LEAD_H
-    knots = min(max(need, min(speed, v.force.sustained_kn)), v.force.sustained_kn)
-    return Steer((Sail(_point(lat, lon, f"shadowing {r.about}"), round(knots, 2)),),
+    knots = min(need, v.force.sustained_kn)
+    return Steer((Sail(_point(lat, lon, f"station on {r.about}"), round(knots, 2)),),
                  f"shadow {r.about}", f"holding {r.about} at {d:g} nm")
 
 
@@ -126,7 +133,7 @@ def evade(v: CommandView, est: Estimate) -> Steer:
 
 def intercept(v: CommandView, est: Estimate) -> Steer:
     lat, lon, _ = intercept_point(_here(v), v.force.sustained_kn, est)
-    return Steer((Sail(_point(lat, lon, f"to intercept {est.about}"), "sustained"),),
+    return Steer((Sail(_point(lat, lon, f"interception of {est.about}"), "sustained"),),
                  f"intercept {est.about}", f"intercepting {est.about} where reported")
 
 
@@ -175,10 +182,12 @@ def mission(v: CommandView) -> Decision | None:
 def report(v: CommandView, r: Report, why: str) -> Send | None:
     if not v.standing.report_to:
         return None
-    where = f"{r.lat:.2f},{r.lon:.2f}" if r.lat is not None else f"sea {r.sea} area {r.area}"
-    what = ", ".join(r.ships) if r.ships else (f"{r.n_ships} ships" if r.n_ships else r.level)
+    where = (f"in {r.place}" if r.place else f"at {r.lat:.2f},{r.lon:.2f}") if r.lat is not None \
+        else f"in sea {r.sea} area {r.area}"
+    what = ", ".join(r.ships) if r.ships else (f"{r.n_ships} ships" if r.n_ships else
+                                               "smoke" if r.level == "smoke" else r.about)
     course = f" course {r.course_deg:.0f} speed {r.speed_kn:.0f} kn" if r.course_deg is not None and r.speed_kn else ""
-    return Send(v.standing.report_to, r.as_content(), f"{v.node}: {why} {what} at {where}{course}")
+    return Send(v.standing.report_to, r.as_content(), f"{v.node}: {why} {what} {where}{course}")
 
 
 def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
@@ -193,20 +202,34 @@ def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
             out.append(run)
             return out
     if seen:
-        target = min(seen, key=lambda e: earth.distance_nm(*_here(v), e.lat, e.lon))
-        if trigger in ("sighting",) or (v.last_report_min is not None and
-                                        v.t_min - v.last_report_min >= s.report_every_h * 60.0):
+        # Ships lying in port are reported, not pursued: a port is watched only by orders to watch it.
+        at_sea = [e for e in seen if e.report.place is None]
+        # He keeps to the contact he is already on while it is in sight; else he takes the nearest.
+        _, _, current = v.mode.partition(" ")
+        target = next((e for e in at_sea if e.about == current), None) or \
+            min(at_sea or seen, key=lambda e: earth.distance_nm(*_here(v), e.lat, e.lon))
+        recent = v.last_report_min is not None and v.t_min - v.last_report_min < v.cipher_min
+        if (trigger == "sighting" and not recent) or (v.last_report_min is not None and
+                                                       v.t_min - v.last_report_min >= s.report_every_h * 60.0):
             rep = report(v, target.report, "enemy in sight:")
             if rep is not None:
                 out.append(rep)
-        if s.on_contact == "shadow":
+        if not at_sea:
+            if v.mode != "script" and v.mode.split(" ")[0] in ("shadow", "chase", "evade"):
+                out.append(Resume(f"{target.about} lies in {target.report.place}"))
+            return out
+        if s.on_contact == "shadow" or (s.on_contact == "engage" and not s.may_fire):
+            # A commander who may not yet open fire (seed 000, "British Ultimatum") holds contact
+            # instead, ready to engage when his rules of engagement change.
             out.append(shadow(v, target))
-        elif s.on_contact == "chase" or (s.on_contact == "engage" and s.may_fire):
+        elif s.on_contact in ("chase", "engage"):
             out.append(chase(v, target))
         elif s.on_contact == "evade":
             out.append(evade(v, target))
+        elif v.mode != "script" and v.mode.split(" ")[0] in ("shadow", "chase", "evade"):
+            out.append(Resume("ordered to report only"))  # his instructions changed while in contact
         return out
-    if trigger == "lost":
+    if trigger == "lost" and not (v.last_report_min is not None and v.t_min - v.last_report_min < v.cipher_min):
         lost = max((e for e in v.estimates if e.report.level == "lost"), key=lambda e: e.report.seen_min,
                    default=None)
         if lost is not None:
@@ -214,7 +237,9 @@ def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
             if rep is not None:
                 out.append(rep)
     kind = v.mode.split(" ")[0]
-    if kind in ("shadow", "chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0:
+    pursuing = s.on_contact in ("shadow", "chase", "engage")
+    if kind in ("shadow", "chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0 \
+            and (pursuing or kind != "shadow" and kind != "chase"):
         if kind in ("shadow", "chase"):
             # Contact lost a short while ago: make for where the enemy should be by now.
             target = v.mode.split(" ", 1)[1]

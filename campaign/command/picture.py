@@ -23,7 +23,8 @@ class Report:
     ``about`` is the command's name for it: the ships' names once they have been recognised, else a
     label the observer gave ("contact Gloucester-2"). ``lat``/``lon`` are None for an intercepted
     transmission, which gives only the ``sea`` and ``area`` the sender is in. ``seen_min`` is when the
-    observation was made; ``source`` says how the command learnt it.
+    observation was made; ``source`` says how the command learnt it; ``place`` names the port it was
+    seen lying in.
     """
 
     about: str
@@ -39,6 +40,7 @@ class Report:
     area: str | None = None
     source: str = ""
     replaces: str | None = None  # an earlier label for the same contact, now recognised
+    place: str | None = None  # the port it was seen lying in (None: at sea)
 
     def as_content(self) -> dict:
         """The report as the content of a message (plain values only)."""

@@ -61,15 +61,10 @@ class Standing:
     escort: str | None = None
     base: Port | None = None
     coal_low: float | None = None
-    shadow_nm: tuple[tuple[str, float], ...] = (("day", 12.0), ("twilight", 6.0), ("moonlit_night", 3.0),
-                                               ("dark_night", 0.4))
     report_every_h: float = 2.0
     resume_after_h: float = 3.0
     review_min: float = 30.0
     may_fire: bool = False  # whether the commander believes he may open fire (his rules of engagement)
-
-    def shadow_distance(self, light: str) -> float:
-        return dict(self.shadow_nm).get(light, 6.0)
 
 
 @dataclass(frozen=True)
@@ -88,6 +83,12 @@ class CommandView:
     last_report_min: float | None  # when he last reported the contact he is on
     ports: tuple[Port, ...] = ()
     company: tuple[OwnForce, ...] = field(default=())  # friendly forces in sight of him
+    # How far his lookouts see a single ship here and now (smoke or hull, whichever is farther, in this
+    # light and weather: data/sighting.yaml): he can judge it from what he sees.
+    sight_nm: float = 15.0
+    # How long his wireless office takes to cipher a report (data/wireless.yaml): he does not send the
+    # same contact again before the last report has gone.
+    cipher_min: float = 12.0
 
     def in_sight(self) -> tuple[Estimate, ...]:
         """Contacts seen in the last minutes and not lost."""

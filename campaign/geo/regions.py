@@ -9,14 +9,17 @@ The coasts come from the GSHHG land tagged by ``data/nations_1914.yaml``
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
+import yaml
 from pyproj import Transformer
 
 from campaign.geo import earth
 from campaign.geo.land import LAND_FILE, default_land, read_layer
 from campaign.geo.routing import AvoidArea
+from campaign.paths import DATA_DIR
 
 # Natural Earth borders and GSHHG shores differ by a few hundred metres; a sovereign's area is
 # widened by this much (degrees, ~3 km) before it is cut from the GSHHG land so that none of its
@@ -59,3 +62,29 @@ def territorial_belt(sovereign: str, width_nm: float) -> AvoidArea:
     belt_ll = shapely.make_valid(belt_ll)
     shapely.prepare(belt_ll)
     return AvoidArea(key=f"belt:{sovereign}:{width_nm:g}nm", geometry=belt_ll)
+
+
+RESTRICTED_FILE = DATA_DIR / "restricted_waters.yaml"
+
+
+@dataclass(frozen=True)
+class RestrictedWater:
+    """Waters closed to foreign warships unless ``sovereign`` grants ``permit`` (data/restricted_waters.yaml)."""
+
+    name: str
+    sovereign: str
+    permit: str
+    area: AvoidArea
+
+
+@functools.cache
+def restricted_waters() -> tuple[RestrictedWater, ...]:
+    """The restricted waters of data/restricted_waters.yaml (the Dardanelles)."""
+    doc = yaml.safe_load(RESTRICTED_FILE.read_text(encoding="utf-8"))
+    out = []
+    for e in doc["restricted_waters"]:
+        poly = shapely.Polygon([(float(lon), float(lat)) for lon, lat in e["polygon"]])
+        shapely.prepare(poly)
+        out.append(RestrictedWater(e["name"], e["sovereign"], e["permit"],
+                                   AvoidArea(key=f"restricted:{e['name']}", geometry=poly)))
+    return tuple(out)

@@ -213,9 +213,9 @@ class _Resolver:
                 out.append(o.Stop(at, spec.note))
         return tuple(out)
 
-    def command(self, clock: Clock, end_min: float, force_names: set[str], force_avoid: dict) -> tuple:
+    def command(self, clock: Clock, end_min: float, force_names: set[str], force_avoid: dict,
+                force_ships: dict[str, set[str]]) -> tuple:
         """Headquarters, standing instructions and historical messages, checked and resolved."""
-        from campaign.command.view import Port, Standing
         from campaign.scenario.model import HeadquartersSpec, MessageSpec
         from campaign.world.signal_data import default_signal_data
 
@@ -253,44 +253,82 @@ class _Resolver:
             if name not in force_names:
                 self.fault(f, f"no force named '{name}'")
                 continue
-            if sm.report_to is not None and sm.report_to not in nodes:
-                self.fault(f"{f}.report_to", f"no force or headquarters named '{sm.report_to}'")
-            base = None
-            if sm.base is not None:
-                p = self.point(f"{f}.base", sm.base)
-                base = Port(p.name or sm.base, p.lat, p.lon) if p is not None else None
-            patrol = tuple((p.lat, p.lon) for k, w in enumerate(sm.patrol)
-                           if (p := self.point(f"{f}.patrol[{k}]", w)) is not None)
-            guard = None
-            if sm.guard is not None:
-                p = self.point(f"{f}.guard", sm.guard)
-                guard = (p.lat, p.lon) if p is not None else None
-            if sm.escort is not None and sm.escort not in force_names:
-                self.fault(f"{f}.escort", f"no force named '{sm.escort}'")
-            if sm.mission == "patrol" and not sm.patrol:
-                self.fault(f"{f}.patrol", "a patrol needs its points")
-            standing[name] = Standing(on_contact=sm.on_contact, mission=sm.mission, report_to=sm.report_to,
-                                      patrol=patrol, guard=guard, intercept=sm.intercept, escort=sm.escort,
-                                      base=base, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
-                                      resume_after_h=sm.resume_after_h)
+            standing[name] = self.standing(f, sm, force_names, nodes)
         messages = []
         for i, mm in enumerate(self.m.messages):
             f = f"messages[{i}]"
             t = self.time(f"{f}.at", mm.at, clock, 0.0, end_min)
-            for key, who in (("from", mm.sender), ("to", mm.to)):
+            receivers = [mm.to] if isinstance(mm.to, str) else list(mm.to)
+            if not receivers:
+                self.fault(f"{f}.to", "name at least one receiver")
+            if mm.sender not in nodes:
+                self.fault(f"{f}.from", f"no force or headquarters named '{mm.sender}'")
+            for k, who in enumerate(receivers):
                 if who not in nodes:
+                    key = "to" if isinstance(mm.to, str) else f"to[{k}]"
                     self.fault(f"{f}.{key}", f"no force or headquarters named '{who}'")
-            orders: tuple = ()
-            if mm.orders_for is not None:
-                if mm.orders_for not in force_names:
-                    self.fault(f"{f}.orders_for", f"no force named '{mm.orders_for}'")
-                orders = self.orders(f"{f}.orders", mm.orders, clock, end_min, set(), force_names,
-                                     list(force_avoid.get(mm.orders_for, ())))
-            elif mm.orders:
-                self.fault(f"{f}.orders_for", "orders need the force they are for")
-            if t is not None:
-                messages.append(MessageSpec(t, mm.sender, mm.to, mm.text, mm.orders_for, orders, mm.note))
+            named = None if mm.orders_for is None else ([mm.orders_for] if isinstance(mm.orders_for, str)
+                                                         else list(mm.orders_for))
+            for k, who in enumerate(named or []):
+                if who not in force_names:
+                    key = "orders_for" if isinstance(mm.orders_for, str) else f"orders_for[{k}]"
+                    self.fault(f"{f}.{key}", f"no force named '{who}'")
+            carries = bool(mm.orders) or mm.standing is not None
+            if named is not None and not carries:
+                self.fault(f"{f}.orders_for", "names forces but the message carries no orders or standing")
+            changes: tuple = ()
+            if mm.standing is not None:
+                full = self.standing(f"{f}.standing", mm.standing, force_names, nodes)
+                changes = tuple((k, getattr(full, k)) for k in sorted(mm.standing.model_fields_set) if k != "note")
+            resolved: dict[str, tuple] = {}
+
+            def orders_of(target: str) -> tuple:
+                if target not in resolved:
+                    resolved[target] = self.orders(f"{f}.orders", mm.orders, clock, end_min,
+                                                   force_ships.get(target, set()), force_names,
+                                                   list(force_avoid.get(target, ()))) if mm.orders else ()
+                return resolved[target]
+
+            for who in receivers:
+                if named is not None:
+                    targets = tuple(t for t in named if t in force_names)
+                elif carries and who in force_names:
+                    targets = (who,)
+                elif carries and isinstance(mm.to, str):
+                    if who in nodes:
+                        self.fault(f"{f}.orders_for", f"'{who}' is a headquarters: say which forces the orders are for")
+                    continue
+                else:
+                    targets = ()
+                if t is not None and who in nodes and mm.sender in nodes:
+                    messages.append(MessageSpec(t, mm.sender, who, mm.text, targets,
+                                                {tg: orders_of(tg) for tg in targets}, mm.note, changes))
         return tuple(hqs), standing, tuple(sorted(messages, key=lambda m: m.t_min))
+
+    def standing(self, f: str, sm, force_names: set[str], nodes: set[str]):
+        """Standing instructions, checked and resolved (places to points)."""
+        from campaign.command.view import Port, Standing
+
+        if sm.report_to is not None and sm.report_to not in nodes:
+            self.fault(f"{f}.report_to", f"no force or headquarters named '{sm.report_to}'")
+        base = None
+        if sm.base is not None:
+            p = self.point(f"{f}.base", sm.base)
+            base = Port(p.name or sm.base, p.lat, p.lon) if p is not None else None
+        patrol = tuple((p.lat, p.lon) for k, w in enumerate(sm.patrol)
+                       if (p := self.point(f"{f}.patrol[{k}]", w)) is not None)
+        guard = None
+        if sm.guard is not None:
+            p = self.point(f"{f}.guard", sm.guard)
+            guard = (p.lat, p.lon) if p is not None else None
+        if sm.escort is not None and sm.escort not in force_names:
+            self.fault(f"{f}.escort", f"no force named '{sm.escort}'")
+        if sm.mission == "patrol" and not sm.patrol:
+            self.fault(f"{f}.patrol", "a patrol needs its points")
+        return Standing(on_contact=sm.on_contact, mission=sm.mission, report_to=sm.report_to,
+                        patrol=patrol, guard=guard, intercept=sm.intercept, escort=sm.escort,
+                        base=base, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
+                        resume_after_h=sm.resume_after_h, may_fire=sm.may_fire)
 
     def weather_script(self) -> tuple:
         """The scripted weather periods: the named file's, then the inline ones."""
@@ -404,6 +442,8 @@ class _Resolver:
         for fm in m.forces:
             all_names.append(fm.name)
             collect(all_names, fm.orders)
+        for mm in m.messages:  # forces detached by orders that come by message
+            collect(all_names, mm.orders)
         for n in all_names:
             if n in force_names:
                 self.fault("forces", f"two forces are named '{n}'")
@@ -461,7 +501,17 @@ class _Resolver:
         politics = self.politics(clock, end_min)
         weather_script = self.weather_script()
         force_avoid = {f.name: f.avoid for f in forces}
-        headquarters, standing, messages = self.command(clock, end_min, force_names, force_avoid)
+        force_ships: dict[str, set[str]] = {}
+
+        def ships_of(name: str, specs: list, ships: list[str]) -> None:
+            force_ships.setdefault(name, set()).update(ships)
+            for spec in specs:
+                if isinstance(spec, s.DetachOrder):
+                    ships_of(spec.name, spec.orders, spec.ships)
+
+        for fm in m.forces:
+            ships_of(fm.name, fm.orders, list(fm.ships))
+        headquarters, standing, messages = self.command(clock, end_min, force_names, force_avoid, force_ships)
 
         if self.faults:
             raise ScenarioError(self.path, self.faults)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import datetime
 from pathlib import Path
 
@@ -64,15 +65,17 @@ class HeadquartersSpec:
 
 @dataclass(frozen=True)
 class MessageSpec:
-    """A historical message sent at ``t_min``; ``orders`` take effect for ``orders_for`` on arrival."""
+    """A historical message sent at ``t_min``; ``orders`` (per force) and ``standing`` take effect for
+    each force of ``orders_for`` when the message, or a headquarters' copy of it, reaches that force."""
 
     t_min: float
     sender: str
     receiver: str
     text: str
-    orders_for: str | None = None
-    orders: tuple[Order, ...] = ()
+    orders_for: tuple[str, ...] = ()
+    orders: Mapping[str, tuple[Order, ...]] = field(default_factory=dict)
     note: str | None = None
+    standing: tuple[tuple[str, Any], ...] = ()  # (field, value) changes to the forces' standing instructions
 
 
 @dataclass(frozen=True)

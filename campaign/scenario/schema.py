@@ -243,6 +243,7 @@ class StandingModel(_Strict):
     coal_low: float | None = Field(default=None, gt=0, lt=1)
     report_every_h: float = Field(default=2.0, gt=0)
     resume_after_h: float = Field(default=3.0, ge=0)
+    may_fire: bool = False  # whether he believes he may open fire (rules of engagement, by message)
     note: str | None = None
 
 
@@ -252,14 +253,21 @@ class CommandModel(_Strict):
 
 
 class MessageModel(_Strict):
-    """A historical message, sent at its time; its orders take effect when it reaches the force."""
+    """A historical message, sent at its time; its orders take effect when it reaches the force.
+
+    ``to`` is one command or a list (a general message: one copy to each). ``orders`` and ``standing``
+    (new standing instructions: only the fields given change) are for the force or forces
+    ``orders_for``; without it, for each receiver that is a force. A headquarters that receives orders
+    for other forces passes them on to each.
+    """
 
     at: UtcTime
     sender: str = Field(alias="from")
-    to: str
+    to: str | list[str]
     text: str
-    orders_for: str | None = None
+    orders_for: str | list[str] | None = None
     orders: list[OrderSpec] = []
+    standing: StandingModel | None = None
     note: str | None = None
 
 

@@ -12,16 +12,20 @@ sent over the signal network, where they take the cable and wireless delays of 1
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
 
+import shapely
+import shapely.ops
 import simpy
 
 from campaign.command import doctrine
 from campaign.command.picture import Picture, Report
 from campaign.command.view import CommandView, OwnForce, Port, Standing
 from campaign.geo import earth
+from campaign.model.orders import Point, Sail
 from campaign.scenario.model import HeadquartersSpec, MessageSpec
 from campaign.world.sighting import LEVELS
 from campaign.world.signals import Message, SignalNetwork
@@ -33,6 +37,53 @@ if TYPE_CHECKING:
 # Friendly forces within this distance of a commander are "in company": he sees what they do, nm.
 COMPANY_NM = 5.0
 DOCTRINE_MODES = ("shadow", "chase", "evade", "intercept")
+# New orders from doctrine a force takes in one instant; more would be a loop of zero time. "One
+# instant" is any run of changes each within a minute of the last: no captain alters course and speed
+# faster than his helm and engine-room telegraph answer.
+MAX_STEERS_AT_ONCE = 3
+STEER_SETTLE_MIN = 1.0
+# A contact sighted again within this long of being lost, where it could have got to, is taken for
+# the same contact (minutes): a lookout who loses smoke in a squall looks for it where it was going.
+REFIND_WITHIN_MIN = 60.0
+# A doctrine destination nearer than this is where the force already is: it holds its position, nm.
+HOLD_NM = 0.5
+# How far round a point in forbidden waters to look for water the force may use (half a box, degrees:
+# about 30 nm), and the step taken beyond the edge of the forbidden waters (degrees: about 0.3 nm).
+OUTSIDE_SEARCH_DEG = 0.5
+EDGE_STEP_DEG = 0.005
+
+
+def _outside(lat: float, lon: float, areas: tuple, land) -> tuple[float, float] | None:
+    """The nearest water to (lat, lon) outside ``areas`` (the point itself when it is outside them all);
+    None if there is none within about 30 nm."""
+    inside = [a.geometry for a in areas if shapely.intersects_xy(a.geometry, lon, lat)]
+    if not inside:
+        return lat, lon
+    half = OUTSIDE_SEARCH_DEG
+    box = (lon - half, lat - half, lon + half, lat + half)
+    free = shapely.box(*box).difference(shapely.union_all([shapely.clip_by_rect(g, *box) for g in inside]))
+    free = free.difference(shapely.clip_by_rect(land.lonlat, *box))
+    if free.is_empty:
+        return None
+    q = shapely.ops.nearest_points(free, shapely.Point(lon, lat))[0]
+    # A step beyond the edge, so that the point is outside and not on the boundary.
+    dx, dy = q.x - lon, q.y - lat
+    norm = math.hypot(dx, dy) or 1.0
+    return q.y + EDGE_STEP_DEG * dy / norm, q.x + EDGE_STEP_DEG * dx / norm
+
+
+def _key(m: MessageSpec) -> str:
+    """A historical message's key: its time, sender and receiver (one copy per receiver)."""
+    return f"{m.t_min}:{m.sender}:{m.receiver}"
+
+
+def _plain(v: Any) -> Any:
+    """A standing-instruction value as plain JSON (ports by name)."""
+    if hasattr(v, "name") and hasattr(v, "lat"):
+        return v.name
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    return v
 
 
 @dataclass
@@ -49,6 +100,8 @@ class Node:
     mode: str = "script"
     mode_since_min: float = 0.0
     last_report_min: float | None = None
+    last_steer_min: float | None = None  # when doctrine last gave the force new orders
+    steers_now: int = 0  # how many times at that instant
     review_token: int = 0
     coal_token: int = 0
     labels: dict[str, str] = field(default_factory=dict)  # target force -> name of the contact
@@ -183,19 +236,39 @@ class CommandRuntime:
         else:
             about = node.labels.get(target)
             if about is None:
+                about = self._refound(node, now, float(lat), float(lon))
+            if about is None:
                 node.counter += 1
                 about = f"contact {observer}-{node.counter}"
-                node.labels[target] = about
+            node.labels[target] = about
         level = "lost" if new == 0 else LEVELS[new]
         report = Report(about, now, float(lat), float(lon), float(course) if tgt.leg is not None else None,
                         float(speed), level, ships if new == 3 else (), len(ships) if new >= 2 else None,
-                        source=f"seen by {observer}", replaces=replaces)
+                        source=f"seen by {observer}", replaces=replaces,
+                        place=tgt.place if tgt.in_port else None)
         if new == 0:
             node.labels.pop(target, None)
         trigger = "sighting" if old == 0 else ("lost" if new == 0 else "report")
         for n in [node] + [h for h in self.nodes.values() if h.hq is not None and h.force == observer]:
             self.learn(n, report)
             self.decide(n, trigger)
+
+    @staticmethod
+    def _refound(node: Node, now: float, lat: float, lon: float) -> str | None:
+        """The unrecognised contact this new sighting probably is: one lost within the hour whose
+        dead-reckoned position, with its radius of doubt, covers where this one is seen (the observer's
+        inference from his own picture; the truth is not consulted)."""
+        best, best_d = None, math.inf
+        for r in node.picture.reports():
+            if r.level != "lost" or r.ships or now - r.seen_min > REFIND_WITHIN_MIN:
+                continue
+            est = node.picture.estimate(r.about, now)
+            if est is None or est.lat is None:
+                continue
+            d = earth.distance_nm(est.lat, est.lon, lat, lon)
+            if d <= est.radius_nm and d < best_d:
+                best, best_d = r.about, d
+        return best
 
     def _receiver(self, name: str) -> Callable[[Message, float], None]:
         def receive(msg: Message, t_min: float) -> None:
@@ -222,35 +295,44 @@ class CommandRuntime:
                         self.net.send(node.name, to, "report", dict(content), f"{node.name} passes on: {msg.text}")
                 if node.hq is None:
                     self.decide(node, "report")
-        if content.get("orders_for"):
-            target = content["orders_for"]
-            if target == node.name or (node.force == target and node.hq is None):
+        for target in content.get("orders_for", ()):
+            if target == node.name or node.force == target:
                 self._obey(target, msg)
-            else:
-                # A headquarters passes orders on to the force they are for.
-                self.net.send(node.name, target, "order", dict(content), f"{node.name} passes on: {msg.text}")
+            elif target in self.nodes:
+                # A headquarters passes the orders on to each force they are for.
+                self.net.send(node.name, target, "order", dict(content, orders_for=[target]),
+                              f"{node.name} passes on: {msg.text}")
 
     def _obey(self, force_name: str, msg: Message) -> None:
+        """Orders and new standing instructions reach the force they are for: they take effect now."""
         world = self.world
         force = world.forces.get(force_name)
         if force is None or not force.active_ships():
             return
-        orders = self._orders[msg.content["orders_key"]]
+        spec = self._messages[msg.content["orders_key"]]
         node = self.nodes[force_name]
-        node.mode, node.mode_since_min = "script", world.env.now
-        force.script = ()
-        world.give_orders(force, orders, why=msg.text, by=msg.sender)
+        if spec.standing:
+            node.standing = replace(node.standing, **dict(spec.standing))
+            world.rec.emit(world.env.now, "standing", force_name, force.side, None, None,
+                           changes={k: _plain(v) for k, v in spec.standing}, by=msg.sender, message=msg.id)
+        orders = spec.orders.get(force_name, ())
+        if orders:
+            node.mode, node.mode_since_min = "script", world.env.now
+            force.script = ()
+            world.give_orders(force, orders, why=msg.text, by=msg.sender)
+        else:
+            self.decide(node, "orders")
 
-    @property
-    def _orders(self) -> dict[str, tuple]:
-        return {f"{m.t_min}:{m.sender}:{m.receiver}": m.orders for m in self.world.scenario.messages}
+    @functools.cached_property
+    def _messages(self) -> dict[str, MessageSpec]:
+        return {_key(m): m for m in self.world.scenario.messages}
 
     def _historical(self, m: MessageSpec) -> Generator[simpy.Event, Any, None]:
         if m.t_min > self.world.env.now:
             yield self.world.env.timeout(m.t_min - self.world.env.now)
         content: dict[str, Any] = {"text": m.text}
         if m.orders_for:
-            content.update(orders_for=m.orders_for, orders_key=f"{m.t_min}:{m.sender}:{m.receiver}")
+            content.update(orders_for=list(m.orders_for), orders_key=_key(m))
         if m.note:
             content["note"] = m.note
         kind = "order" if m.orders_for else "info"
@@ -275,7 +357,8 @@ class CommandRuntime:
             node.picture.learn(Report(about, now, float(lat), float(lon),
                                       float(course) if tgt.leg is not None else None,
                                       tgt.leg.speed_kn if tgt.leg is not None else 0.0, old.level, old.ships,
-                                      old.n_ships, source=f"seen by {obs}"), now)
+                                      old.n_ships, source=f"seen by {obs}",
+                                      place=tgt.place if tgt.in_port else None), now)
 
     def coal_watch(self, force: "ForceState") -> None:
         """Schedule the commander's look at his bunkers for when the emptiest ship will fall below
@@ -304,7 +387,9 @@ class CommandRuntime:
     def on_arrival(self, force: "ForceState") -> None:
         """A force reached the point its doctrine sent it to: its commander looks again."""
         node = self.nodes.get(force.name)
-        if node is not None and node.mode.split(" ")[0] in DOCTRINE_MODES:
+        # Not again at the instant it was steered: a point it is already at is reached at once.
+        if node is not None and node.mode.split(" ")[0] in DOCTRINE_MODES \
+                and node.last_steer_min != self.world.env.now:
             self.decide(node, "review")
 
     def view(self, node: Node) -> CommandView:
@@ -314,14 +399,19 @@ class CommandRuntime:
         force = world.forces[node.force]
         self._refresh(node)
         own = self._own(force, now)
-        light = world.contacts.model.conditions.light(own.lat, own.lon, now)
+        model = world.contacts.model
+        light = model.conditions.light(own.lat, own.lon, now)
+        rules = model.rules
+        sight_nm = max(rules.smoke_range_nm[light], rules.hull_range_nm[light]) \
+            * model.conditions.visibility(own.lat, own.lon, now)
         reports = node.picture.reports()
         estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
         company = tuple(self._own(f, now) for f in world.forces.values()
                         if f is not force and f.side == force.side and f.active_ships()
                         and earth.distance_nm(own.lat, own.lon, *f.position_at(now)[:2]) <= COMPANY_NM)
         return CommandView(now, node.name, own, node.standing, light, reports, estimates, node.mode,
-                           node.mode_since_min, node.last_report_min, self._ports(force), company)
+                           node.mode_since_min, node.last_report_min, self._ports(force), company,
+                           sight_nm=sight_nm, cipher_min=self.net.data.wireless.encipher_min)
 
     def _own(self, force: "ForceState", now: float) -> OwnForce:
         lat, lon, course = force.position_at(now)
@@ -360,6 +450,13 @@ class CommandRuntime:
             self.net.send(node.name, d.to, "report", d.content, d.text)
             node.last_report_min = now
         elif isinstance(d, doctrine.Steer):
+            d = self._watch_if_barred(node, force, d)
+            orders = self._at_sea(force, d.orders)
+            if orders is None:
+                return
+            d = doctrine.Steer(orders, d.mode, d.reason)
+            if not self._may_steer(node, now):
+                return
             if node.mode == "script" and not force.script:
                 force.script = force.orders[force.order_index:]
             node.mode, node.mode_since_min = d.mode, now
@@ -367,9 +464,83 @@ class CommandRuntime:
             if d.mode.split(" ")[0] in DOCTRINE_MODES:
                 self._schedule_review(node)
         elif isinstance(d, doctrine.Resume):
+            if not self._may_steer(node, now):
+                return
             script, force.script = force.script, ()
+            script = self._onward(force, script)
             node.mode, node.mode_since_min = "script", now
             world.give_orders(force, script, why=d.reason, by=node.name)
+
+    def _onward(self, force: "ForceState", script: tuple) -> tuple:
+        """The orders a force returns to, less the waypoints of its interrupted leg that it has already
+        passed: a waypoint farther from the destination than the force now is lies behind it."""
+        if not script or not isinstance(script[0], Sail) or not script[0].via:
+            return script
+        first = script[0]
+        lat, lon, _ = force.position_at(self.world.env.now)
+        here = earth.distance_nm(lat, lon, first.to.lat, first.to.lon)
+        via = list(first.via)
+        while via and earth.distance_nm(via[0].lat, via[0].lon, first.to.lat, first.to.lon) > here:
+            via.pop(0)
+        return (replace(first, via=tuple(via)),) + tuple(script[1:])
+
+    @staticmethod
+    def _may_steer(node: Node, now: float) -> bool:
+        """A commander changes his mind at most a few times in one instant: a new course can change
+        what his lookouts see at once, which must not send him round a circle of zero time."""
+        quick = node.last_steer_min is not None and now - node.last_steer_min < STEER_SETTLE_MIN
+        node.steers_now = node.steers_now + 1 if quick else 1
+        node.last_steer_min = now
+        return node.steers_now <= MAX_STEERS_AT_ONCE
+
+    def _watch_if_barred(self, node: Node, force: "ForceState", d: doctrine.Steer) -> doctrine.Steer:
+        """A contact in waters the force may not enter (a neutral's belt, a closed strait) is watched
+        from the nearest water the force may use: it neither shadows nor intercepts it there."""
+        kind, _, about = d.mode.partition(" ")
+        if kind not in ("shadow", "chase", "intercept") or not about:
+            return d
+        est = node.picture.estimate(about, self.world.env.now)
+        if est is None or est.lat is None:
+            return d
+        if not any(shapely.intersects_xy(a.geometry, est.lon, est.lat) for a in self.world.avoid_areas(force)):
+            return d
+        # Where the contact will be when the force can be abreast of it (the shadower's lead time),
+        # watched from the nearest water the force may use (``_at_sea`` moves the point there).
+        r = est.report
+        lat, lon = est.lat, est.lon
+        if r.course_deg is not None and r.speed_kn:
+            lat, lon = earth.forward(est.lat, est.lon, r.course_deg, r.speed_kn * doctrine.SHADOW_LEAD_H)
+        return doctrine.Steer((Sail(Point(float(lat), float(lon), f"watching {about}"), "sustained"),), d.mode,
+                              f"watching {about} from outside waters closed to {force.nation}")
+
+    def _at_sea(self, force: "ForceState", orders: tuple) -> tuple | None:
+        """Doctrine steers for points worked out at sea from the picture (a shadowing station, an
+        interception point); one that falls on land, close inshore or in waters the force may not enter
+        is moved to the nearest open water it may use. None: no such water within reach, or the force
+        is there already (it holds its position)."""
+        land = self.world.router.graph.land
+        # Twice the routing clearance: clear of the band the router keeps off every shore.
+        clear_nm = 2.0 * self.world.router.graph.params.clearance_nm
+        areas = self.world.avoid_areas(force)
+        out = []
+        for o in orders:
+            if isinstance(o, Sail) and o.to.place is None:
+                moved = _outside(o.to.lat, o.to.lon, areas, land)
+                if moved is None:
+                    return None
+                try:
+                    lat, lon = land.nearest_sea_point(*moved, clear_nm)
+                except ValueError:
+                    return None
+                if (lat, lon) != (o.to.lat, o.to.lon):
+                    o = replace(o, to=replace(o.to, lat=float(lat), lon=float(lon)))
+            out.append(o)
+        first = out[0] if out else None
+        if isinstance(first, Sail) and len(out) == 1:
+            lat, lon, _ = force.position_at(self.world.env.now)
+            if earth.distance_nm(lat, lon, first.to.lat, first.to.lon) < HOLD_NM:
+                return None
+        return tuple(out)
 
     def _schedule_review(self, node: Node) -> None:
         node.review_token += 1

@@ -148,12 +148,17 @@ class World:
 
     def avoid_areas(self, force: ForceState) -> tuple:
         """Waters the force may not enter now: its own standing limits and the political timeline's."""
-        from campaign.geo.regions import territorial_belt
+        from campaign.geo.regions import restricted_waters, territorial_belt
 
-        belts = tuple(territorial_belt(sov, width)
-                      for sov, width in self.scenario.politics.keep_out(force.nation, self.env.now))
+        pol = self.scenario.politics
+        belts = tuple(territorial_belt(sov, width) for sov, width in pol.keep_out(force.nation, self.env.now))
+        # Straits closed to foreign warships without the sovereign's leave: only where the scenario has
+        # a political timeline (without one, nobody's leave is asked).
+        warships = any(not s.ship.is_merchant for s in force.active_ships())
+        closed = tuple(rw.area for rw in restricted_waters() if pol.events and warships
+                       and force.nation != rw.sovereign and not pol.permitted(force.nation, rw.permit, self.env.now))
         keys = {a.key for a in force.avoid}
-        return tuple(force.avoid) + tuple(b for b in belts if b.key not in keys)
+        return tuple(force.avoid) + tuple(b for b in belts + closed if b.key not in keys)
 
     def is_enterable_port(self, force: ForceState, place: Place) -> bool:
         return place.kind in PORT_KINDS and self.relation(force, place.nation) != "hostile"

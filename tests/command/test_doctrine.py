@@ -17,20 +17,23 @@ OWN = OwnForce("Gloucester", "Entente", "United Kingdom", 36.0, 18.0, 90.0, 15.0
 
 
 def view(reports=(), t=100.0, standing=Standing(on_contact="shadow", report_to="Milne"), light="day",
-         mode="script", own=OWN, ports=(), last_report=None) -> CommandView:
+         mode="script", own=OWN, ports=(), last_report=None, sight_nm=15.0) -> CommandView:
     pic = Picture("Gloucester")
     for r in reports:
         pic.learn(r, t)
     ests = tuple(pic.estimate(r.about, t) for r in pic.reports())
-    return CommandView(t, "Gloucester", own, standing, light, pic.reports(), ests, mode, 0.0, last_report, ports)
+    return CommandView(t, "Gloucester", own, standing, light, pic.reports(), ests, mode, 0.0, last_report, ports,
+                       sight_nm=sight_nm)
 
 
 GOEBEN = Report("Goeben", 100.0, 36.0, 18.2, 90.0, 18.0, "recognised", ("Goeben",), 1, source="seen")
 
 
-def test_a_shadower_takes_station_on_the_quarter_at_the_distance_for_the_light() -> None:
-    for light, dist in (("day", 12.0), ("moonlit_night", 3.0)):
-        ds = doctrine.decide(view([GOEBEN], light=light), "sighting")
+def test_a_shadower_takes_station_on_the_quarter_inside_the_range_he_sees() -> None:
+    # By day he sees smoke at 15 nm; on a moonlit night hulls at 5 nm (data/sighting.yaml): he keeps
+    # four fifths of it.
+    for light, sight, dist in (("day", 15.0, 12.0), ("moonlit_night", 5.0, 4.0)):
+        ds = doctrine.decide(view([GOEBEN], light=light, sight_nm=sight), "sighting")
         steer = next(d for d in ds if isinstance(d, doctrine.Steer))
         (order,) = steer.orders
         # Where Goeben will be in half an hour, and the station that distance astern of her, 30 deg off.

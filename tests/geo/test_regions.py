@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import shapely
 
 from campaign.geo import earth
 from campaign.geo.land import default_land
-from campaign.geo.regions import sovereigns, territorial_belt
+from campaign.geo.places import default_places
+from campaign.geo.regions import restricted_waters, sovereigns, territorial_belt
 
 
 def test_the_1914_sovereigns() -> None:
@@ -37,3 +39,28 @@ def test_belts_follow_1914_frontiers() -> None:
     assert not shapely.intersects_xy(italy, 13.80, 44.84)  # Istria was not Italian in 1914
     with pytest.raises(KeyError, match="unknown sovereign"):
         territorial_belt("Ruritania", 3.0)
+
+
+def test_the_dardanelles_are_closed_from_inside_the_entrance_to_the_marmara() -> None:
+    (dard,) = [r for r in restricted_waters() if r.name == "Dardanelles"]
+    assert dard.sovereign == "Ottoman Empire" and dard.permit == "enter_dardanelles"
+    g = dard.area.geometry
+    places = default_places()
+    inside = places.get("Chanak narrows")
+    outside = places.get("Dardanelles entrance")
+    assert shapely.intersects_xy(g, inside.lon, inside.lat)
+    assert not shapely.intersects_xy(g, outside.lon, outside.lat)
+    # Its water is one piece: the strait, none of the Aegean or the Marmara beyond it.
+    land = default_land()
+    sea = g.difference(land.lonlat)
+    assert sea.geom_type == "Polygon"
+    for lat, lon in ((40.10, 26.10), (40.22, 26.22), (40.52, 26.50), (40.50, 26.90), (39.95, 26.10)):
+        assert not shapely.intersects_xy(g, lon, lat)
+    # The ring's sides run over land except the entrance and Marmara chords.
+    ring = list(g.exterior.coords)
+    wet_sides = 0
+    for (x0, y0), (x1, y1) in zip(ring, ring[1:]):
+        ts = np.linspace(0.0, 1.0, 100)
+        wet = sum(not land.is_land(y0 + (y1 - y0) * t, x0 + (x1 - x0) * t) for t in ts)
+        wet_sides += wet > 0
+    assert wet_sides <= 3  # the entrance chord, and the Gallipoli - Lapseki chord (two sides)

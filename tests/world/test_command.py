@@ -45,7 +45,7 @@ def test_a_shadower_holds_contact_and_reports(write_scenario) -> None:
     assert sight, "Gloucester never sighted Goeben"
     orders = recs(w, "orders", "Gloucester")
     assert orders and orders[0].t_min == pytest.approx(sight[0].t_min)
-    assert "shadowing" in orders[0].data["orders"][0]
+    assert "station on" in orders[0].data["orders"][0]
     # She keeps him in sight: no contact lost while Goeben steams on at 18 kn.
     lost = recs(w, "contact_lost", "Gloucester")
     assert not lost or lost[0].t_min > sight[0].t_min + 120
