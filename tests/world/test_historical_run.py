@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import shapely
 
+from campaign.geo import earth
 from campaign.geo.land import default_land
 from campaign.geo.routing import load_passages
 from campaign.model.ships import default_ships
@@ -72,15 +73,106 @@ def test_no_order_fails_and_no_ship_runs_dry(result) -> None:
 
 
 def test_british_ships_keep_out_of_italian_waters(result) -> None:
-    import shapely
-
     from campaign.geo.regions import territorial_belt
+    from tests.world.test_politics import assert_clear_of
 
     belt = territorial_belt("Italy", 6.0).geometry
+    closes = next(e for e in records(result, type_="politics") if e["kind"] == "keep_out")
+    assert closes["t"] == "1914-08-04T12:00:00Z" and closes["sovereign"] == "Italy"
+    checked = 0
     for e in records(result, type_="depart"):
-        if e["side"] == "Entente" and e["force"] in ("Inflexible", "Battle Cruisers", "Gloucester", "Dublin"):
-            line = shapely.LineString([(lon, lat) for lat, lon in e["route"]])
-            assert not line.intersects(belt), f"{e['unit']} at {e['t']}"
+        if e["side"] == "Entente" and e["t_min"] >= closes["t_min"] and "route" in e:
+            start_inside = shapely.intersects_xy(belt, e["lon"], e["lat"])
+            if not start_inside:
+                assert_clear_of(e["route"], belt)
+                checked += 1
+    assert checked > 20
+
+
+# -- what emerges from sighting, signals and standing instructions ----------------------------------
+
+
+def sightings(result, observer: str, target: str) -> list[dict]:
+    return [e for e in records(result, type_="sighting") if e["observer"] == observer and e["target"] == target]
+
+
+def test_the_battlecruisers_meet_goeben_and_shadow_her_on_4_august(result) -> None:
+    # Nothing schedules the meeting: the battlecruisers are steaming west on the Admiralty's order for
+    # Gibraltar when their lookouts see the smoke; their standing instructions (shadow, from the
+    # Admiralty's order of 2 Aug) do the rest. Historically they met at about 09:30 GMT off the
+    # Algerian coast and held her in sight into the afternoon haze (Massie p.6).
+    seen = sightings(result, "Battle Cruisers", "Goeben")
+    assert seen, "the battlecruisers never sighted Goeben"
+    first = seen[0]
+    assert first["t"][:10] == "1914-08-04" and 6 <= int(first["t"][11:13]) <= 13
+    assert 7.0 < first["lon"] < 11.5  # west of Sicily, between the Algerian coast and Cape Bon
+    lost = [e for e in records(result, type_="contact_lost") if e["observer"] == "Battle Cruisers"
+            and e["target"] == "Goeben" and e["t_min"] > first["t_min"]]
+    assert lost and lost[0]["t_min"] - first["t_min"] >= 2 * 60, "contact held for at least two hours"
+    holding = [e for e in records(result, "Indomitable", "orders")
+               if e["t"].startswith("1914-08-04") and e["reason"].startswith("holding")]
+    assert holding and all(e["by"] == "Battle Cruisers" for e in holding)
+    # Their reports reach Milne by wireless, and the Admiralty by Malta's cable.
+    sent = [e for e in records(result, type_="message_sent")
+            if e["sender"] == "Battle Cruisers" and e["t"].startswith("1914-08-04")]
+    got = {e["id"]: e for e in records(result, type_="message_received")}
+    assert sent and any(m["id"] in got for m in sent)
+
+
+def test_gloucester_shadows_goeben_from_messina_to_cape_matapan(result) -> None:
+    seen = sightings(result, "Gloucester", "Goeben")
+    assert seen and seen[0]["t"].startswith("1914-08-06T16"), seen[:1]
+    # She holds her through the moonlit night of 6/7 Aug (Hough; Massie) and the next morning.
+    tracks = result.tracks
+    g = tracks.sel(unit="Goeben")
+    k = tracks.sel(unit="Gloucester")
+    night = (tracks.time >= np.datetime64("1914-08-06T20:00")) & (tracks.time <= np.datetime64("1914-08-07T12:00"))
+    d = earth.distance_nm(g.lat.values[night], g.lon.values[night], k.lat.values[night], k.lon.values[night])
+    assert np.median(d) < 12.5 and d.max() < 20.0
+    # Milne's order to give up the chase reaches her near Cape Matapan (16:40 [tz unstated], Churchill).
+    given_up = next(e for e in records(result, "Gloucester", "standing") if e["changes"].get("on_contact") == "report")
+    assert given_up["t"].startswith("1914-08-07T15") or given_up["t"].startswith("1914-08-07T16")
+    at = tracks.sel(time=np.datetime64(given_up["t"][:16]), method="nearest")
+    assert float(at.sel(unit="Gloucester").lon) > 21.5
+    after = [e for e in records(result, "Gloucester", "orders")
+             if e["t_min"] > given_up["t_min"] and e["reason"].startswith("holding")]
+    assert not after
+
+
+def test_the_historical_messages_are_sent_at_their_times_and_arrive_later(result) -> None:
+    sc = load_scenario(SCENARIO)
+    sent = {(e["sender"], e["receiver"], e["t_min"]): e for e in records(result, type_="message_sent")}
+    got = {e["id"]: e for e in records(result, type_="message_received")}
+    for m in sc.messages:
+        e = sent.get((m.sender, m.receiver, m.t_min))
+        assert e is not None, (m.sender, m.receiver, m.text)
+        if e["id"] in got:
+            assert got[e["id"]]["t_min"] > m.t_min
+    # The war telegram of midnight reaches every British force, and each believes it may fire only then.
+    for e in records(result, type_="standing"):
+        if e["changes"].get("may_fire") is True:
+            assert e["t"] >= "1914-08-05T00:00:00Z"
+    may_fire = {e["unit"] for e in records(result, type_="standing") if e["changes"].get("may_fire") is True}
+    assert {"Inflexible", "Battle Cruisers", "1st Cruiser Squadron", "Gloucester", "Dublin"} <= may_fire
+
+
+def test_orders_by_message_take_effect_only_when_they_arrive(result) -> None:
+    got = {e["id"]: e for e in records(result, type_="message_received")}
+    for e in records(result, type_="orders"):
+        if e["by"] in ("Admiralty", "Milne", "Ministry of Marine", "Lapeyrere"):
+            assert any(abs(m["t_min"] - e["t_min"]) < 1e-6 for m in got.values()), e
+
+
+def test_goeben_enters_the_dardanelles_only_with_leave(result) -> None:
+    permit = next(e for e in records(result, type_="politics") if e["kind"] == "permit")
+    inside = [e for e in records(result, "Goeben", "arrive") if e["to"] == "Chanak narrows"]
+    assert inside and inside[0]["t_min"] > permit["t_min"]
+    # The British never enter: Weymouth watches from outside (Bolnykh: refused a pilot).
+    from campaign.geo.regions import restricted_waters
+
+    strait = next(r for r in restricted_waters() if r.name == "Dardanelles").area.geometry
+    w = result.tracks.sel(unit="Weymouth")
+    assert not shapely.intersects_xy(strait, w.lon.values, w.lat.values).any()
 
 
 def test_tracks_are_at_sea_and_coal_within_bunkers(result) -> None:
