@@ -61,7 +61,14 @@ class Send:
     text: str
 
 
-Decision = Steer | Resume | Send
+@dataclass(frozen=True)
+class Jam:
+    """Jam (or stop jamming) the enemy's wireless with the force's own set."""
+
+    active: bool
+
+
+Decision = Steer | Resume | Send | Jam
 
 
 def _here(v: CommandView) -> tuple[float, float]:
@@ -192,7 +199,15 @@ def report(v: CommandView, r: Report, why: str) -> Send | None:
 
 def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
     """The commander's decisions now. ``trigger`` is what woke him: "sighting", "lost", "report",
-    "orders", "review" (his own periodic look)."""
+    "orders", "review" (his own periodic look). A commander told to jam does so while the enemy is in
+    sight (both sides jammed in August 1914: research notes.md section 5)."""
+    out = _decide(v, trigger)
+    if v.standing.jam:
+        out.append(Jam(bool(v.in_sight())))
+    return out
+
+
+def _decide(v: CommandView, trigger: str) -> list[Decision]:
     out: list[Decision] = []
     s = v.standing
     seen = v.in_sight()

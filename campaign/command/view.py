@@ -65,6 +65,7 @@ class Standing:
     resume_after_h: float = 3.0
     review_min: float = 30.0
     may_fire: bool = False  # whether the commander believes he may open fire (his rules of engagement)
+    jam: bool = False  # jam the enemy's wireless while he is in sight
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,7 @@ class StandingModel(_Strict):
     report_every_h: float = Field(default=2.0, gt=0)
     resume_after_h: float = Field(default=3.0, ge=0)
     may_fire: bool = False  # whether he believes he may open fire (rules of engagement, by message)
+    jam: bool = False  # jam the enemy's wireless while he is in sight
     note: str | None = None
 
 

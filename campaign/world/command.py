@@ -446,7 +446,10 @@ class CommandRuntime:
     def _apply(self, node: Node, force: "ForceState", d: doctrine.Decision) -> None:
         world = self.world
         now = world.env.now
-        if isinstance(d, doctrine.Send):
+        if isinstance(d, doctrine.Jam):
+            if self.net.can_jam(node.name):
+                self.net.set_jamming(node.name, d.active)
+        elif isinstance(d, doctrine.Send):
             self.net.send(node.name, d.to, "report", d.content, d.text)
             node.last_report_min = now
         elif isinstance(d, doctrine.Steer):

@@ -216,6 +216,11 @@ class SignalNetwork:
         except KeyError:
             raise KeyError(f"unknown node {node!r}; register it first") from None
 
+    def can_jam(self, node: str) -> bool:
+        """Has the node a W/T set of its own to jam with?"""
+        v = self._vertices.get(f"N:{node}")
+        return v is not None and v.set is not None
+
     def set_jamming(self, node: str, active: bool) -> None:
         """Start or stop jamming with a node's set; records ``jamming_start`` / ``jamming_end``."""
         v = self._node(node)

@@ -94,3 +94,12 @@ def test_missions() -> None:
     ret = Standing(mission="return", base=Port("Valletta", 35.9, 14.5))
     (steer,) = doctrine.decide(view([], standing=ret), "start")
     assert isinstance(steer.orders[0], Sail) and steer.orders[0].to.name == "Valletta"
+
+
+def test_a_commander_told_to_jam_jams_while_the_enemy_is_in_sight() -> None:
+    jammer = Standing(on_contact="shadow", jam=True)
+    ds = doctrine.decide(view([GOEBEN], standing=jammer), "sighting")
+    assert doctrine.Jam(True) in ds
+    lost = dataclasses.replace(GOEBEN, level="lost")
+    assert doctrine.Jam(False) in doctrine.decide(view([lost], standing=jammer), "lost")
+    assert not any(isinstance(d, doctrine.Jam) for d in doctrine.decide(view([GOEBEN]), "sighting"))

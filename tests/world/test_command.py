@@ -124,3 +124,17 @@ def test_patrol_and_guard_missions(write_scenario) -> None:
     w_arr = [r.data["to"] for r in recs(w, "arrive", "Weymouth")]
     assert w_arr[:3] == ["patrol point 1", "patrol point 2", "patrol point 1"]
     assert [r.data["to"] for r in recs(w, "arrive", "Gloucester")] == ["guard post"]
+
+
+def test_a_jammer_jams_from_first_sight_until_contact_is_lost(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        GOEBEN_EAST,
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Gloucester": {"on_contact": "report", "jam": True}}}, end="1914-08-02T12:00Z")
+    first = recs(w, "sighting", "Gloucester")[0]
+    lost = recs(w, "contact_lost", "Gloucester")
+    start = recs(w, "jamming_start", "Gloucester")
+    end = recs(w, "jamming_end", "Gloucester")
+    assert start and start[0].t_min == pytest.approx(first.t_min)
+    assert lost and end and end[0].t_min == pytest.approx(lost[-1].t_min)

@@ -214,3 +214,11 @@ def test_the_run_writes_nothing_unless_asked(tmp_path, monkeypatch, result) -> N
     monkeypatch.chdir(tmp_path)
     run(load_scenario(SCENARIO))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_both_sides_jam_while_in_contact_on_4_august(result) -> None:
+    # British cruisers jammed Goeben, and Goeben the British reports (Lorey p.6; Hough).
+    started = {(e["unit"], e["t"][:10]) for e in records(result, type_="jamming_start")}
+    assert ("Battle Cruisers", "1914-08-04") in started and ("Goeben", "1914-08-04") in started
+    jammed = [e for e in records(result, type_="message_jammed") if e["t"].startswith("1914-08-04")]
+    assert jammed and all(e["jammers"] for e in jammed)
