@@ -279,7 +279,9 @@ class CommandRuntime:
     def _interceptor(self, name: str) -> Callable[[dict, float], None]:
         def intercept(info: dict, t_min: float) -> None:
             node = self.nodes[name]
-            label = f"wireless in sea {info.get('sea')} area {info.get('area')}"
+            sea, area = info.get("sea"), info.get("area")
+            # Outside the charted sea areas (the Dardanelles, the Marmara) he hears only that someone sent.
+            label = f"wireless in sea {sea} area {area}" if sea else "wireless, area unknown"
             self.learn(node, Report(label, t_min, None, None, level="intercept", sea=info.get("sea"),
                                     area=info.get("area"), source="intercepted wireless"))
 

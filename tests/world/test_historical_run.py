@@ -223,3 +223,24 @@ def test_both_sides_jam_while_in_contact_on_4_august(result) -> None:
     assert ("Battle Cruisers", "1914-08-04") in started and ("Goeben", "1914-08-04") in started
     jammed = [e for e in records(result, type_="message_jammed") if e["t"].startswith("1914-08-04")]
     assert jammed and all(e["jammers"] for e in jammed)
+
+
+def test_pictures_learn_only_what_was_seen_heard_or_told_and_only_once_told(result) -> None:
+    import re
+
+    received = {e["id"]: e["t_min"] for e in records(result, type_="message_received")}
+    kinds = set()
+    for e in records(result, type_="picture"):
+        src = e["source"]
+        if src.startswith("message "):
+            mid = re.match(r"message (M\d+)", src).group(1)
+            assert mid in received and e["t_min"] >= received[mid] - 1e-9, e
+            kinds.add("told")
+        elif src == "intercepted wireless":
+            # An intercept gives the sea and the area of the sender and nothing else (seed 000).
+            assert "lat" not in e and "course_deg" not in e and "speed_kn" not in e and "ships" not in e, e
+            kinds.add("heard")
+        else:
+            assert src.startswith("seen by "), e
+            kinds.add("seen")
+    assert kinds == {"told", "heard", "seen"}
