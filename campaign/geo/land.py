@@ -8,6 +8,7 @@ for source, licence and the script that rebuilt it). ``default_land()`` memoises
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,21 +114,34 @@ class Land:
             return lat, lon
         x, y = (float(v) for v in self.plane.to_xy(lat, lon))
         p = Point(x, y)
-        search_m = 30 * earth.M_PER_NM * 1.3
-        window = box(x - search_m, y - search_m, x + search_m, y + search_m)
-        local = shapely.union_all([self.parts_xy[i] for i in self.tree.query(window)])
-        # Plane metres are stretched by up to ~1.3 relative to true metres: over-buffer a little, then
-        # check the true clearance of the answer.
-        for factor in (1.05, 1.3, 1.6):
-            blocked = local.buffer(clearance_nm * earth.M_PER_NM * factor, quad_segs=8)
-            free = window.difference(blocked)
-            if free.is_empty:
+        # Look near first: most points wanted at sea (a shadower's station, a quay) have open water
+        # within a mile or two, and buffering a small piece of coast is cheap.
+        for reach_nm in SEA_SEARCH_REACHES_NM:
+            search_m = (reach_nm + clearance_nm) * earth.M_PER_NM * 1.3
+            window = box(x - search_m, y - search_m, x + search_m, y + search_m)
+            parts = [self.parts_xy[i] for i in self.tree.query(window)]
+            if not parts:
                 continue
-            q = shapely.shortest_line(p, free).coords[-1]
-            qlat, qlon = (float(v) for v in self.plane.to_latlon(q[0], q[1]))
-            if not self.is_land(qlat, qlon) and self.distance_to_land_nm(qlat, qlon) >= clearance_nm * 0.999:
-                return qlat, qlon
+            local = shapely.union_all(parts) if len(parts) > 1 else parts[0]
+            # Plane metres are stretched by up to ~1.3 relative to true metres: over-buffer a little,
+            # then check the true clearance of the answer.
+            for factor in (1.05, 1.3, 1.6):
+                blocked = local.intersection(window.buffer(clearance_nm * earth.M_PER_NM * 2.0)).buffer(
+                    clearance_nm * earth.M_PER_NM * factor, quad_segs=8)
+                free = window.difference(blocked)
+                if free.is_empty:
+                    continue
+                q = shapely.shortest_line(p, free).coords[-1]
+                if math.hypot(q[0] - x, q[1] - y) > search_m and reach_nm != SEA_SEARCH_REACHES_NM[-1]:
+                    break  # water nearer may lie beyond this window: look wider
+                qlat, qlon = (float(v) for v in self.plane.to_latlon(q[0], q[1]))
+                if not self.is_land(qlat, qlon) and self.distance_to_land_nm(qlat, qlon) >= clearance_nm * 0.999:
+                    return qlat, qlon
         raise ValueError(f"no sea within 30 nm of {lat:.4f}, {lon:.4f}")
+
+
+# How far nearest_sea_point looks for open water, nearest first (nm): the last is its promise.
+SEA_SEARCH_REACHES_NM = (2.0, 8.0, 30.0)
 
 
 @functools.cache

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from campaign.geo import earth
 from campaign.geo.land import default_land
 
 LAND = default_land()
@@ -43,3 +44,20 @@ def test_nearest_sea_point_is_clear_and_close() -> None:
     from campaign.geo import earth
 
     assert earth.distance_nm(38.1833, 15.5667, lat, lon) < 1.0
+
+
+@pytest.mark.parametrize("lat, lon", [(38.19, 15.56), (35.90, 14.51), (37.95, 15.70), (36.70, 15.14),
+                                      (40.15, 26.40), (37.10, 25.82), (38.40, 16.40)])
+def test_nearest_sea_point_is_the_nearest_clear_water(lat, lon) -> None:
+    """The near-first search finds what one wide search finds: the nearest point 2 nm clear of land."""
+    land = default_land()
+    got = land.nearest_sea_point(lat, lon, 2.0)
+    assert not land.is_land(*got) and land.distance_to_land_nm(*got) >= 2.0 * 0.999
+    # Brute force: the nearest clear point of a fine grid round the point is no nearer than the answer.
+    d_got = earth.distance_nm(lat, lon, *got)
+    la, lo = np.meshgrid(lat + np.linspace(-0.6, 0.6, 121), lon + np.linspace(-0.75, 0.75, 151))
+    la, lo = la.ravel(), lo.ravel()
+    d = earth.distance_nm(np.full(la.size, lat), np.full(la.size, lon), la, lo)
+    best = next(float(d[i]) for i in np.argsort(d)
+                if not land.is_land(la[i], lo[i]) and land.distance_to_land_nm(la[i], lo[i]) >= 2.0)
+    assert d_got <= best + 0.6  # within the grid's spacing (0.6 nm)
