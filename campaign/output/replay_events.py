@@ -7,7 +7,14 @@ A new kind of event is one entry in ``PHRASES``; a type without an entry still r
 ("Goeben: engagement start").
 
 ``QUIET_TYPES`` are the records that do not earn a frame of their own in the replay (every unit has
-a ``start`` and an ``end``); they are still listed in words in the frame that shows them.
+a ``start`` and an ``end``; a ``picture`` or an ``orders`` record comes with the sighting, message or
+departure that caused it; an ``intercept`` with the transmission it overheard); they are still listed
+in words in the frame that shows them.
+
+Messages are told whole: :func:`event_lines` joins each ``message_sent`` to the ``message_received``
+or ``message_lost`` of the same ``id``, so the panel reads "Admiralty → Milne: 'Goeben is your
+objective' (received 16:32, 2 h 27 min)". A record phrased alone (the GeoPackage's event layer) gives
+the expected delay instead.
 
 Texts here are plain (not HTML): whoever shows them escapes them for their medium.
 """
@@ -16,13 +23,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
+
+from campaign.world.clock import parse_utc
 
 Rec = Mapping[str, Any]
 Phrase = Callable[[Rec], str]
 
-QUIET_TYPES = frozenset({"start", "end"})
+QUIET_TYPES = frozenset({"start", "end", "picture", "orders", "standing", "message_rerouted", "intercept"})
+# Records many commands of one side make at one moment about one thing (every set in hearing range notes
+# the same transmission): one sentence for them all, "Dublin, Gloucester and 9 more hear enemy wireless".
+SIDE_GROUPED_TYPES = MappingProxyType({"intercept": ("hears ", "hear ")})
+MESSAGE_CHARS = 110  # longer message texts are cut in the sentence and given whole in its note
 
 STATUS_WORDS = MappingProxyType({
     "in_port": "in port",
@@ -89,6 +103,11 @@ def _arrive(r: Rec) -> str:
 
 def _coal_start(r: Rec) -> str:
     return f"begins coaling from {r.get('source', '?')} at {num(r.get('rate_t_per_h'))} t/h"
+
+
+def _coal_delayed(r: Rec) -> str:
+    text = f"waits for the sea to coal from {r.get('source', '?')}"
+    return text + (f" ({r['reason']})" if r.get("reason") else "")
 
 
 def _coal_end(r: Rec) -> str:
@@ -174,6 +193,162 @@ def _contact_lost(r: Rec) -> str:
     return f"loses sight of the enemy at {num(r.get('range_nm'))} nm"
 
 
+def duration(minutes: Any) -> str:
+    """"2 h 27 min", "26 min", "31 h" (rounded to the minute); '?' when missing."""
+    if minutes is None:
+        return "?"
+    m = round(float(minutes))
+    h, m = divmod(m, 60)
+    if not h:
+        return f"{m} min"
+    return f"{h} h" if not m else f"{h} h {m} min"
+
+
+def clock_time(iso: Any, since: Any = None) -> str:
+    """"16:32" of an ISO UTC time; "5 Aug 02:10" when it falls on another day than ``since``."""
+    try:
+        t = parse_utc(str(iso))
+    except (TypeError, ValueError):
+        return "?"
+    if since is not None:
+        try:
+            if parse_utc(str(since)).date() != t.date():
+                return f"{t.day} {t:%b %H:%M}"
+        except (TypeError, ValueError):
+            pass
+    return f"{t:%H:%M}"
+
+
+def quoted(text: Any, limit: int = MESSAGE_CHARS) -> str:
+    """A message's text in quotes, cut with an ellipsis beyond ``limit`` characters."""
+    t = " ".join(str(text or "").split())
+    if len(t) > limit:
+        t = t[: limit - 1].rstrip() + "…"
+    return f"'{t}'"
+
+
+KIND_WORDS = MappingProxyType({"report": "report", "order": "orders", "info": "message",
+                               "politics": "political message"})
+
+
+def _orders(r: Rec) -> str:
+    what = "; ".join(str(o) for o in (r.get("orders") or [])) or "no orders"
+    by = r.get("by")
+    if by and by not in (r.get("unit"), r.get("force")):
+        text = f"has orders from {by}: {what}"
+    else:
+        text = f"takes up new orders: {what}"
+    reason = r.get("reason")
+    if reason:
+        text += f" ({quoted(reason, 90)[1:-1]})"
+    return text
+
+
+def _standing(r: Rec) -> str:
+    changes = r.get("changes") if isinstance(r.get("changes"), Mapping) else {}
+    what = "; ".join(f"{str(k).replace('_', ' ')} {_plain(v)}" for k, v in changes.items()) or "no change"
+    by = f" from {r['by']}" if r.get("by") else ""
+    via = f" (message {r['message']})" if r.get("message") else ""
+    return f"has new standing instructions{by}: {what}{via}"
+
+
+def _plain(v: Any) -> str:
+    if isinstance(v, Mapping):
+        return str(v.get("name") or ", ".join(f"{k} {x}" for k, x in v.items()))
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_plain(x) for x in v)
+    return str(v).replace("_", " ")
+
+
+def _message_sent(r: Rec) -> str:
+    text = f"→ {r.get('receiver', '?')}: {quoted(r.get('text'))}"
+    got = r.get("delivery")
+    if isinstance(got, Mapping):
+        if got.get("received"):
+            return text + f" (received {clock_time(got['received'], r.get('t'))}, {duration(got.get('delay_min'))})"
+        if got.get("lost"):
+            return text + f" (lost {clock_time(got['lost'], r.get('t'))}: {got.get('reason') or 'no route'})"
+        return text + " (not received by the end)"
+    if r.get("held") or r.get("expected_delay_min") is None:
+        return text + " (held: no route yet)"
+    return text + f" (expected in {duration(r.get('expected_delay_min'))})"
+
+
+def _message_received(r: Rec) -> str:
+    kind = KIND_WORDS.get(str(r.get("kind")), "message")
+    sent = None
+    if r.get("t") and r.get("delay_min") is not None:
+        try:
+            sent = parse_utc(str(r["t"])) - timedelta(seconds=round(float(r["delay_min"]) * 60.0))
+        except (TypeError, ValueError):
+            sent = None
+    of = f" of {_hm(sent, r.get('t'))}" if sent is not None else ""
+    return f"receives {r.get('sender', '?')}'s {kind}{of} after {duration(r.get('delay_min'))}"
+
+
+def _hm(when: datetime, since: Any) -> str:
+    return clock_time(when.strftime("%Y-%m-%dT%H:%M:%SZ"), since)
+
+
+def _message_lost(r: Rec) -> str:
+    text = f"gives up {r.get('sender', '?')}'s message {r.get('id', '')} to {r.get('receiver', '?')}"
+    text += f": {r.get('reason') or 'no route'}"
+    if r.get("held_min") is not None:
+        text += f" after holding it {duration(r.get('held_min'))}"
+    return text
+
+
+def _message_rerouted(r: Rec) -> str:
+    hops = r.get("route") or []
+    via = ", ".join(str(h.get("to")) for h in hops[:-1] if isinstance(h, Mapping))
+    text = f"re-routes message {r.get('id', '')} ({r.get('reason') or 're-routed'})"
+    return text + (f" via {via}" if via else "")
+
+
+def _message_jammed(r: Rec) -> str:
+    hop = r.get("hop") if isinstance(r.get("hop"), Mapping) else {}
+    jammers = ", ".join(str(j) for j in (r.get("jammers") or [])) or "the enemy"
+    return f"cannot get message {r.get('id', '')} through to {hop.get('to', '?')}: jammed by {jammers}"
+
+
+def _intercept(r: Rec) -> str:
+    if not r.get("sea"):
+        return "hears enemy wireless from beyond the charted seas"
+    return f"hears enemy wireless: the sender is in the {r['sea']}, area {r.get('area') or '?'}"
+
+
+def _jamming_start(r: Rec) -> str:
+    return "begins jamming enemy wireless"
+
+
+def _jamming_end(r: Rec) -> str:
+    return "stops jamming"
+
+
+PICTURE_LEVELS = MappingProxyType({"smoke": "smoke", "ships": "ships", "recognised": "recognised",
+                                   "lost": "contact lost", "intercept": "wireless heard"})
+
+
+def _picture(r: Rec) -> str:
+    node = r.get("node") or "?"
+    about = r.get("about") or "a contact"
+    if r.get("level") == "intercept":
+        where_ = f"the {r['sea']}, area {r.get('area') or '?'}" if r.get("sea") else "an unknown sea"
+        return f"{node} notes enemy wireless in {where_}, heard {clock_time(r.get('seen'), r.get('t'))}"
+    if r.get("lat") is None or r.get("lon") is None:
+        where_ = f"in the {r['sea']}, area {r.get('area') or '?'}" if r.get("sea") else "somewhere"
+    else:
+        where_ = f"at {where(r)}"
+    level = PICTURE_LEVELS.get(str(r.get("level")), str(r.get("level") or ""))
+    text = f"{node} now places {about} ({level}) {where_}"
+    if r.get("course_deg") is not None and r.get("speed_kn"):
+        text += f", course {num(r.get('course_deg'))}°, {speed_text(r.get('speed_kn'))}"
+    text += f"; seen {clock_time(r.get('seen'), r.get('t'))}"
+    if r.get("source"):
+        text += f", {r['source']}"
+    return text
+
+
 def _start(r: Rec) -> str:
     state = STATUS_WORDS.get(str(r.get("status")), str(r.get("status", "")))
     return f"{state} at {where(r)} with {num(r.get('coal_t'))} t of coal"
@@ -189,9 +364,21 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
     "contact_lost": _contact_lost,
     "course_change": _course_change,
     "politics": _politics,
+    "orders": _orders,
+    "standing": _standing,
+    "message_sent": _message_sent,
+    "message_received": _message_received,
+    "message_lost": _message_lost,
+    "message_rerouted": _message_rerouted,
+    "message_jammed": _message_jammed,
+    "intercept": _intercept,
+    "jamming_start": _jamming_start,
+    "jamming_end": _jamming_end,
+    "picture": _picture,
     "depart": _depart,
     "arrive": _arrive,
     "coal_start": _coal_start,
+    "coal_delayed": _coal_delayed,
     "coal_end": _coal_end,
     "transfer_start": _transfer_start,
     "transfer_end": _transfer_end,
@@ -243,23 +430,66 @@ class EventLine:
     lon: float | None
 
 
+def deliveries(events: Iterable[Rec]) -> dict[str, dict[str, Any]]:
+    """What became of each message, by ``id``: ``{"received": t, "delay_min": m, "receiver_rec": rec}``
+    or ``{"lost": t, "reason": r}``; a message still travelling at the end has no entry."""
+    out: dict[str, dict[str, Any]] = {}
+    for rec in events:
+        type_, mid = rec.get("type"), rec.get("id")
+        if mid is None:
+            continue
+        if type_ == "message_received":
+            out[str(mid)] = {"received": rec.get("t"), "t_min": rec.get("t_min"),
+                             "delay_min": rec.get("delay_min"), "record": rec}
+        elif type_ == "message_lost" and str(mid) not in out:
+            out[str(mid)] = {"lost": rec.get("t"), "t_min": rec.get("t_min"), "reason": rec.get("reason"),
+                             "record": rec}
+    return out
+
+
+def with_deliveries(events: Iterable[Rec]) -> list[Rec]:
+    """The records, each ``message_sent`` given a ``delivery`` (see :func:`deliveries`, or ``{}`` when
+    the message never arrived) and, when its text is too long for a sentence, the whole text as its
+    ``note``."""
+    events = list(events)
+    got = deliveries(events)
+    out: list[Rec] = []
+    for rec in events:
+        if rec.get("type") == "message_sent":
+            d = got.get(str(rec.get("id")), {})
+            extra: dict[str, Any] = {"delivery": {k: v for k, v in d.items() if k != "record"}}
+            text = " ".join(str(rec.get("text") or "").split())
+            if len(text) > MESSAGE_CHARS and not rec.get("note"):
+                extra["note"] = text
+            rec = {**rec, **extra}
+        out.append(rec)
+    return out
+
+
 def event_lines(events: Iterable[Rec], phrases: Mapping[str, Phrase] = PHRASES) -> list[EventLine]:
     """The records as sentences, in time order; a squadron's identical records at one moment become one.
 
     Nine ships of "Group C" departing Malta together read "Group C (Bouvet, ...) departs Malta ...",
     so the panel reads like a log rather than a roll call.
     """
+    events = with_deliveries(events)
     groups: dict[tuple[Any, ...], list[Rec]] = {}
     for rec in events:
         pred = predicate(rec, phrases)
         force = rec.get("force") if rec.get("unit") else None
-        key = (rec.get("t_min"), rec.get("type"), force or rec.get("unit"), pred, rec.get("note"))
+        who = rec.get("side") if rec.get("type") in SIDE_GROUPED_TYPES else force or rec.get("unit")
+        key = (rec.get("t_min"), rec.get("type"), who, pred, rec.get("note"))
         groups.setdefault(key, []).append(rec)
     lines = []
     for (t_min, type_, _, pred, note), recs in groups.items():
         first = recs[0]
         units = tuple(str(r["unit"]) for r in recs if r.get("unit"))
-        if len(units) > 1:
+        if len(units) > 1 and type_ in SIDE_GROUPED_TYPES:
+            names = list(units[:3]) + ([f"{len(units) - 3} more"] if len(units) > 3 else [])
+            verb, plural = SIDE_GROUPED_TYPES[str(type_)]
+            rest = pred.removeprefix(verb)
+            text = f"{', '.join(names[:-1])} and {names[-1]} {plural}{rest}"
+        elif len(units) > 1:
             force = str(first.get("force"))
             subject = f"{force} ({', '.join(units)})"
             text = f"{subject} {pred}" if str(type_) in phrases else f"{subject}: {pred}"

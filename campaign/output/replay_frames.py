@@ -28,13 +28,26 @@ SAME_TIME_MIN = 1.0 / 60.0  # records within a second share a frame
 
 
 def frame_times(events: Sequence[Mapping[str, Any]], end_min: float,
-                step_min: float = FRAME_STEP_MIN) -> np.ndarray:
-    """Frame times in scenario minutes: a regular grid, the end, and every non-quiet record's time."""
+                step_min: float = FRAME_STEP_MIN, min_gap_min: float = SAME_TIME_MIN) -> np.ndarray:
+    """Frame times in scenario minutes: a regular grid, the end, and every non-quiet record's time.
+
+    ``min_gap_min`` above a second thins the records' frames: a record's time gets no frame of its own
+    within that many minutes of a grid frame or of the last record frame kept (the replay's budget
+    valve for a run with a great many records; see ``replay.PAGE_BYTES_BUDGET``)."""
     grid = np.arange(0.0, end_min + 1e-9, step_min)
-    extra = [float(r["t_min"]) for r in events
-             if r.get("type") not in QUIET_TYPES and r.get("t_min") is not None
-             and 0.0 <= float(r["t_min"]) <= end_min]
-    t = np.unique(np.concatenate([grid, [end_min], np.asarray(extra, dtype=float)]))
+    extra = np.asarray([float(r["t_min"]) for r in events
+                        if r.get("type") not in QUIET_TYPES and r.get("t_min") is not None
+                        and 0.0 <= float(r["t_min"]) <= end_min], dtype=float)
+    if min_gap_min > SAME_TIME_MIN:
+        base = np.unique(np.concatenate([grid, [end_min]]))
+        kept: list[float] = []
+        for x in np.unique(extra):
+            i = int(np.searchsorted(base, x))
+            near = min(abs(base[min(i, len(base) - 1)] - x), abs(base[max(i - 1, 0)] - x))
+            if near > min_gap_min and (not kept or x - kept[-1] > min_gap_min):
+                kept.append(float(x))
+        extra = np.asarray(kept, dtype=float)
+    t = np.unique(np.concatenate([grid, [end_min], extra]))
     keep = np.ones(len(t), dtype=bool)
     keep[1:] = np.diff(t) > SAME_TIME_MIN
     return t[keep]

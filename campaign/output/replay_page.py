@@ -32,11 +32,13 @@ header .clockbar { font-size: 15px; font-variant-numeric: tabular-nums; }
 #controls { display: flex; align-items: center; gap: 8px; padding: 2px 14px 6px; }
 #controls button, #controls select { font: inherit; font-size: 14px; padding: 3px 10px; }
 #play { min-width: 92px; }
+#view-note { font-size: 12px; color: #555; }
+body.side-view #view-note { color: #7b2fa6; font-weight: 600; }
 .slider { position: relative; flex: 1; padding-bottom: 14px; margin: 0 8px; }
 #slider { width: 100%; margin: 0; }
 #days { position: absolute; left: 0; right: 0; bottom: 0; height: 14px; font-size: 11px; color: #555; }
 #days span { position: absolute; transform: translateX(-50%); white-space: nowrap; }
-main { flex: 1; display: flex; min-height: 0; }
+main { flex: 1; display: flex; min-height: 0; overflow: hidden; }
 #map { flex: 1; min-width: 0; }
 aside { width: 360px; overflow-y: auto; border-left: 1px solid #ddd; padding: 0 12px 12px; background: #fff; }
 aside h2 { font-size: 14px; margin: 10px 0 6px; }
@@ -47,6 +49,7 @@ aside h2 { font-size: 14px; margin: 10px 0 6px; }
 #events .t { font-variant-numeric: tabular-nums; margin-right: 6px; color: #777; font-weight: 400; }
 #events .note { font-size: 12px; font-weight: 400; color: #777; margin-top: 2px; }
 footer { font-size: 11px; color: #666; padding: 3px 14px 6px; }
+header, #controls, footer { flex-shrink: 0; }
 """
 
 SPEEDS_H_PER_S = (1, 3, 6, 12, 24)
@@ -69,12 +72,14 @@ def page(title: str, footer: str, plotly_js: str, data_json: str) -> str:
         f'<script type="text/javascript">{plotly_js}</script>\n</head>\n<body>\n<div id="app">\n'
         f'<header><div class="title">{html.escape(title)}</div>'
         '<div class="clockbar"><span id="clock"></span><span id="light" class="light"></span></div>'
+        '<div id="view-note"></div>'
         "</header>\n"
         '<div id="controls"><button id="play" type="button" aria-pressed="false">▶ Play</button>'
         '<button id="prev" type="button" title="previous frame (←)">◀</button>'
         '<button id="next" type="button" title="next frame (→)">▶</button>'
         f'<label>speed <select id="speed" title="simulated hours per second">{options}</select></label>'
         '<div class="slider"><input id="slider" type="range" aria-label="time"><div id="days"></div></div>'
+        '<label>view <select id="view" title="the truth, or what one side knew"></select></label>'
         "</div>\n"
         '<main><div id="map"></div><aside><h2>Events</h2><ol id="events"></ol></aside></main>\n'
         f"<footer>{html.escape(footer)}</footer>\n</div>\n"
@@ -93,10 +98,12 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
   "use strict";
   var D = JSON.parse(document.getElementById("replay-data").textContent);
   var gd = document.getElementById("map");
-  var F = D.frames, S = D.state, U = D.units, TR = D.traces;
+  var F = D.frames, S = D.state, U = D.units, TR = D.traces, I = D.intel;
   var K = F.t.length, N = U.name.length;
-  var RAD = Math.PI / 180;
-  var cur = -1, playing = false, simClock = 0, lastWall = null, timer = null;
+  var RAD = Math.PI / 180, EARTH_NM = 3440.065;
+  var cur = -1, playing = false, simClock = 0, lastWall = null, timer = null, view = 0;
+  var START_MS = Date.parse(D.meta.start), IS = I.s;
+  function str(i) { return i >= 0 ? IS[i] : ""; }
   var data = D.figure.data.slice();
   var layout = D.figure.layout;
   var ENT = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"};
@@ -104,6 +111,25 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
   function esc(s) { return String(s).replace(/[&<>"']/g, function (c) { return ENT[c]; }); }
   function at(arr, k, j) { return arr[k * N + j]; }
   function fmt(n) { return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function html(s) { return esc(s).replace(/\n/g, "<br>"); }
+  function dur(min) {  // "3 h 10 min", "26 min"
+    var m = Math.max(0, Math.round(min)), h = Math.floor(m / 60);
+    m -= 60 * h;
+    if (!h) return m + " min";
+    return m ? h + " h " + m + " min" : h + " h";
+  }
+  function ago(min) {  // compact, for labels: "45 min", "5 h", "3 d"
+    if (min < 60) return Math.round(min) + " min";
+    if (min < 48 * 60) return Math.round(min / 60) + " h";
+    return Math.round(min / 1440) + " d";
+  }
+  function hhmm(tMin) {
+    var d = new Date(START_MS + tMin * 60000);
+    var p = function (n) { return (n < 10 ? "0" : "") + n; };
+    return p(d.getUTCHours()) + ":" + p(d.getUTCMinutes());
+  }
+  function viewSide() { return I.views[view].side; }
+  function shows(side) { var vs = viewSide(); return vs < 0 || side < 0 || side === vs; }
 
   function frameAt(tMin) {  // last frame at or before tMin
     var lo = 0, hi = K - 1;
@@ -161,9 +187,10 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
   }
 
   function shipsTrace(k, dark) {
-    var groups = {}, keys = [];
+    var groups = {}, keys = [], vs = viewSide();
     for (var j = 0; j < N; j++) {
       if (at(S.status, k, j) < 0) continue;
+      if (vs >= 0 && U.side[j] !== vs) continue;  // a side's picture: its own ships only
       // 0.02 deg bins: a squadron in company, or ships in one harbour, share a marker
       var key = U.side[j] + "|" + Math.round(at(S.lat, k, j) / 20) + "|" + Math.round(at(S.lon, k, j) / 20);
       if (!(key in groups)) { groups[key] = []; keys.push(key); }
@@ -202,8 +229,10 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
   function wakeTraces(k) {
     var t = F.t[k];
     var xs = D.sides.map(function () { return []; }), ys = D.sides.map(function () { return []; });
+    var vs = viewSide();
     for (var j = 0; j < N; j++) {
       if (at(S.status, k, j) < 0) continue;
+      if (vs >= 0 && U.side[j] !== vs) continue;
       var px = [], py = [], lastX = null, lastY = null;
       for (var i = k; i >= 0 && F.t[i] >= t - D.wake_min; i--) {
         if (at(S.status, i, j) < 0) break;
@@ -274,12 +303,16 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
   }
 
   /* ---------------------------------------------------------------- events: panel and map rings */
-  function recentEvents(k) {
+  var E = D.events, MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  function evDay(i) { var d = new Date(START_MS + E.t[i] * 60000); return d.getUTCDate() + " " + MONTHS[d.getUTCMonth()]; }
+  function evTime(i) { return hhmm(E.t[i]); }
+
+  function recentEvents(k) {  // indices into the event columns, newest first
     var t = F.t[k], out = [];
     for (var i = D.event_index[k + 1] - 1; i >= 0; i--) {
-      var ev = D.events[i];
-      if (F.t[ev.f] < t - D.panel_min && out.length >= D.panel_min_lines) break;
-      out.push(ev);
+      if (F.t[E.f[i]] < t - D.panel_min && out.length >= D.panel_min_lines) break;
+      if (!shows(E.side[i])) continue;
+      out.push(i);
       if (out.length >= D.panel_max_lines) break;
     }
     return out;
@@ -288,10 +321,9 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
   function eventsTrace(k) {
     var t = F.t[k], x = [], y = [], hov = [];
     for (var i = D.event_index[k + 1] - 1; i >= 0; i--) {
-      var ev = D.events[i];
-      if (F.t[ev.f] < t - D.ring_min) break;
-      if (ev.lat === null || ev.quiet) continue;
-      x.push(ev.lon); y.push(ev.lat); hov.push(esc(ev.time + " " + ev.text));
+      if (F.t[E.f[i]] < t - D.ring_min) break;
+      if (E.lat[i] === null || D.quiet_types[E.type[i]] || !shows(E.side[i])) continue;
+      x.push(E.lon[i]); y.push(E.lat[i]); hov.push(esc(evTime(i) + " " + D.texts[E.text[i]]));
     }
     var tr = Object.assign({}, data[TR.events]);
     tr.x = x; tr.y = y; tr.hovertext = hov;
@@ -308,24 +340,243 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
       li.textContent = "No events in the last " + Math.round(D.panel_min / 60) + " hours.";
       list.appendChild(li);
     }
-    evs.forEach(function (ev) {
+    evs.forEach(function (i) {
       var li = document.createElement("li");
-      if (ev.f === k) li.className = "now";
+      if (E.f[i] === k) li.className = "now";
       var tm = document.createElement("span");
       tm.className = "t";
-      tm.textContent = ev.day + " " + ev.time;
+      tm.textContent = evDay(i) + " " + evTime(i);
       var tx = document.createElement("span");
       tx.className = "text";
-      tx.textContent = ev.text;
+      tx.textContent = D.texts[E.text[i]];
       li.appendChild(tm); li.appendChild(tx);
-      if (ev.note) {
+      if (E.note[i] >= 0) {
         var nt = document.createElement("div");
         nt.className = "note";
-        nt.textContent = ev.note;
+        nt.textContent = D.texts[E.note[i]];
         li.appendChild(nt);
       }
       list.appendChild(li);
     });
+  }
+
+
+  /* ---------------------------------------------------------------- what each side saw and said */
+  function forceCentres(k) {  // force string id -> [lat, lon], the mean of its ships at frame k
+    var acc = {}, out = {};
+    for (var j = 0; j < N; j++) {
+      if (at(S.status, k, j) < 0) continue;
+      var f = at(S.force, k, j), a = acc[f] || (acc[f] = [0, 0, 0]);
+      a[0] += at(S.lat, k, j); a[1] += at(S.lon, k, j); a[2]++;
+    }
+    Object.keys(acc).forEach(function (f) {
+      var a = acc[f];
+      out[f] = [a[0] / a[2] / 1000, a[1] / a[2] / 1000];
+    });
+    return out;
+  }
+
+  function sightTraces(k, centres) {
+    var C = I.contacts, t = F.t[k];
+    var xs = [[], [], []], ys = [[], [], []], mx = [], my = [], mh = [];
+    if (viewSide() < 0) {
+      for (var i = 0; i < C.t0.length; i++) {
+        if (!(t >= C.t0[i] - 1e-6 && t < C.t1[i] - 1e-6)) continue;
+        var o = centres[C.obs[i]] || (C.olat[i] === null ? null : [C.olat[i], C.olon[i]]);
+        var g = centres[C.tgt[i]] || (C.tlat[i] === null ? null : [C.tlat[i], C.tlon[i]]);
+        if (!o || !g) continue;
+        var L = C.level[i];
+        xs[L].push(o[1], g[1], null); ys[L].push(o[0], g[0], null);
+        mx.push((o[1] + g[1]) / 2); my.push((o[0] + g[0]) / 2);
+        mh.push("<b>" + esc(str(C.on[i])) + "</b> has <b>" + esc(str(C.tn[i])) + "</b> in sight: " +
+                esc(str(C.what[i])) + "<br>" + C.range[i] + " nm, bearing " + C.bearing[i] + "°" +
+                (C.light[i] >= 0 && IS[C.light[i]] ? ", " + esc(IS[C.light[i]]) : "") +
+                "<br>in contact for " + dur(t - C.t0[i]));
+      }
+    }
+    var lines = TR.sight.map(function (idx, L) {
+      var tr = Object.assign({}, data[idx]);
+      tr.x = xs[L]; tr.y = ys[L];
+      return tr;
+    });
+    var marks = Object.assign({}, data[TR.sight_marks]);
+    marks.x = mx; marks.y = my; marks.hovertext = mh;
+    return { lines: lines, marks: marks };
+  }
+
+  function nodePos(k, ep, centres) {  // [force id, unit, lat, lon] -> [lat, lon]
+    if (ep[0] >= 0 && centres[ep[0]]) return centres[ep[0]];
+    if (ep[1] >= 0 && at(S.status, k, ep[1]) >= 0) return [at(S.lat, k, ep[1]) / 1000, at(S.lon, k, ep[1]) / 1000];
+    if (ep[2] !== null) return [ep[2], ep[3]];
+    return null;
+  }
+
+  function clipToView(a, b) {  // Liang-Barsky: the part of a->b inside the view box, as [u0, u1], or null
+    var vb = D.view_box, u0 = 0, u1 = 1, dx = b[1] - a[1], dy = b[0] - a[0];
+    var p = [-dx, dx, -dy, dy], q = [a[1] - vb[0], vb[1] - a[1], a[0] - vb[2], vb[3] - a[0]];
+    for (var i = 0; i < 4; i++) {
+      if (p[i] === 0) { if (q[i] < 0) return null; continue; }
+      var r = q[i] / p[i];
+      if (p[i] < 0) { if (r > u1) return null; if (r > u0) u0 = r; }
+      else { if (r < u0) return null; if (r < u1) u1 = r; }
+    }
+    return [u0, u1];
+  }
+
+  function messageTraces(k, centres) {
+    var M = I.messages, t = F.t[k], x = [], y = [], mx = [], my = [], mt = [], mh = [];
+    for (var i = 0; i < M.t0.length; i++) {
+      if (!(t >= M.t0[i] - 1e-6 && (t < M.t1[i] - 1e-6 || (M.state[i] === 2 && t <= M.t1[i])))) continue;
+      if (!shows(M.side[i])) continue;
+      var a = nodePos(k, M.a[i], centres), b = nodePos(k, M.b[i], centres);
+      if (!a || !b) continue;
+      x.push(a[1], b[1], null); y.push(a[0], b[0], null);
+      // the label travels with the message, held at the chart's edge while it is beyond it
+      var u = clipToView(a, b);
+      if (!u) continue;
+      var frac = M.t1[i] > M.t0[i] ? (t - M.t0[i]) / (M.t1[i] - M.t0[i]) : 0;
+      var um = Math.max(u[0], Math.min(u[1], frac));
+      mx.push(a[1] + (b[1] - a[1]) * um); my.push(a[0] + (b[0] - a[0]) * um);
+      var delay = M.t1[i] - M.t0[i];
+      mt.push(M.state[i] === 0 ? dur(delay) : M.state[i] === 1 ? "lost after " + dur(delay) : "not received");
+      var outcome = M.state[i] === 0 ? "received " + hhmm(M.t1[i]) + " UTC after " + dur(delay) :
+        M.state[i] === 1 ? "lost " + hhmm(M.t1[i]) + " UTC: " + esc(str(M.why[i])) : "not received by the end";
+      mh.push("<b>" + esc(M.id[i] + ": " + str(M.snd[i]) + " → " + str(M.rcv[i])) + "</b> (" + esc(str(M.kind[i])) +
+              ")<br>" + esc(str(M.text[i])) + "<br>sent " + hhmm(M.t0[i]) + " UTC, " + outcome +
+              (M.route[i] >= 0 && IS[M.route[i]] ? "<br>" + esc(IS[M.route[i]]) : "") +
+              "<br>on its way for " + dur(t - M.t0[i]));
+    }
+    var lines = Object.assign({}, data[TR.msg_lines]);
+    lines.x = x; lines.y = y;
+    var marks = Object.assign({}, data[TR.msg_marks]);
+    marks.x = mx; marks.y = my; marks.text = mt; marks.hovertext = mh;
+    return { lines: lines, marks: marks };
+  }
+
+  function forward(lat, lon, brg, nm) {  // great circle on a sphere
+    var p1 = lat * RAD, l1 = lon * RAD, b = brg * RAD, d = nm / EARTH_NM;
+    var p2 = Math.asin(Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(b));
+    var l2 = l1 + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
+    return [p2 / RAD, l2 / RAD];
+  }
+
+  function pictureAt(k, s) {  // about -> index of the report the side holds best at frame k
+    var P = I.pictures[String(s)], best = {}, t = F.t[k];
+    if (!P) return { P: null, best: best };
+    for (var i = 0; i < P.t.length && P.t[i] <= t + 1e-6; i++) {
+      if (P.replaces[i] >= 0) delete best[P.replaces[i]];
+      var b = best[P.about[i]];
+      if (b === undefined || P.seen[i] >= P.seen[b]) best[P.about[i]] = i;
+    }
+    return { P: P, best: best };
+  }
+
+  function sourceWords(P, i, age) {
+    var from = str(P.source[i]), node = str(P.node[i]), m;
+    if ((m = /^seen by (.+)$/.exec(from))) return "seen " + age + " ago by " + m[1];
+    if ((m = /^message (\S+) from (.+)$/.exec(from)))
+      return "seen " + age + " ago; " + node + " was told by " + m[2] + " (message " + m[1] + ")";
+    if (str(P.level[i]) === "intercept") return "heard " + age + " ago by " + node;
+    return "seen " + age + " ago (" + from + "), known to " + node;
+  }
+
+  function pictureTraces(k) {
+    var s = viewSide(), t = F.t[k];
+    var gx = [], gy = [], ax = [], ay = [], lx = [], ly = [], lt = [], lh = [], dx = [], dy = [];
+    var groups = {}, keys = [];
+    if (s >= 0) {
+      var pic = pictureAt(k, s), P = pic.P, enemy = I.enemy[String(s)];
+      Object.keys(pic.best).forEach(function (aboutId) {
+        var i = pic.best[aboutId], about = str(P.about[i]), level = str(P.level[i]), ageMin = Math.max(0, t - P.seen[i]), age = dur(ageMin), ageH = ageMin / 60;
+        if (P.lat[i] === null) {  // an intercept: the sea area, for a while
+          var A = P.area[i] >= 0 ? I.areas[P.area[i]] : null;
+          if (!A || ageMin > I.intercept_show_min || A.lx === null) return;
+          Array.prototype.push.apply(ax, A.x); Array.prototype.push.apply(ay, A.y);
+          lx.push(A.lx); ly.push(A.ly);
+          lt.push(esc("wireless heard · " + A.sea + " " + A.area + " · " + age + " ago"));
+          lh.push(html("Enemy wireless heard in the " + A.sea + ", area " + A.area + "\n" +
+                       sourceWords(P, i, age) + " (" + hhmm(P.seen[i]) + " UTC)\nno more than the sea and area"));
+          return;
+        }
+        // Dead reckoning, and a circle of doubt, while the doubt is less than the sea is wide; older news
+        // is shown where it was seen (the hover says how wide the doubt has grown).
+        var radius = (I.max_enemy_speed_kn + (P.speed[i] || 0)) * ageH, fresh = radius <= I.doubt_max_nm;
+        var pos = [P.lat[i], P.lon[i]], dr = fresh && P.course[i] !== null && P.speed[i] > 0 && ageMin > 0;
+        if (dr) {  // reckoned on from where it was seen: a dotted line from there
+          pos = forward(P.lat[i], P.lon[i], P.course[i], P.speed[i] * ageH);
+          dx.push(P.lon[i], pos[1], null); dy.push(P.lat[i], pos[0], null);
+        }
+        if (radius > 0.5 && fresh) {
+          for (var n = 0; n <= 48; n++) {
+            var q = forward(pos[0], pos[1], n * 7.5, radius);
+            dx.push(q[1]); dy.push(q[0]);
+          }
+          dx.push(null); dy.push(null);
+        }
+        var lines = ["<b>" + esc(about) + "</b> — " + esc(level === "lost" ? "contact lost" : level) +
+                     ", as " + esc(D.sides[s].name) + " last knew",
+                     esc(sourceWords(P, i, age)) + " (" + hhmm(P.seen[i]) + " UTC)"];
+        if (P.course[i] !== null || P.speed[i]) {
+          var cs = (P.course[i] !== null ? "course " + Math.round(P.course[i]) + "°, " : "") + P.speed[i] + " kn";
+          lines.push(cs + (dr ? ": dead-reckoned " + Math.round(P.speed[i] * ageH) + " nm" :
+                                (fresh ? "" : ": too old to reckon on; shown where seen")));
+        }
+        if (ageMin > 0) lines.push("could be anywhere within " + fmt(radius) + " nm");
+        if (P.ships[i] >= 0) lines.push("ships: " + esc(IS[P.ships[i]]));
+        var key = Math.round(pos[0] * 50) + "|" + Math.round(pos[1] * 50);
+        if (!(key in groups)) { groups[key] = []; keys.push(key); }
+        groups[key].push({ i: i, about: about, pos: pos, age: ageMin, hover: lines.join("<br>") });
+      });
+      var x = [], y = [], sym = [], col = [], op = [], txt = [], hov = [], labelled = [];
+      keys.sort(function (a, b) {  // freshest first, so that it keeps its label where ghosts crowd
+        return Math.min.apply(null, groups[a].map(function (e) { return e.age; })) -
+               Math.min.apply(null, groups[b].map(function (e) { return e.age; }));
+      });
+      var vb = D.view_box, near = 0.02 * (vb[1] - vb[0]);
+      keys.forEach(function (key) {
+        var g = groups[key].sort(function (a, b) { return a.age - b.age; }), f = g[0], i = f.i;
+        var crowded = labelled.some(function (q) {
+          return Math.abs(q[0] - f.pos[0]) < near && Math.abs(q[1] - f.pos[1]) < 3 * near;
+        });
+        if (!crowded && f.age <= I.label_max_min) labelled.push(f.pos);
+        var c = P.colour[i] >= 0 ? P.colour[i] : enemy;
+        x.push(f.pos[1]); y.push(f.pos[0]);
+        sym.push(str(P.symbol[i]) + "-open");
+        col.push(c >= 0 ? D.sides[c].colour : D.ghost_grey);
+        op.push(Math.max(0.35, 1 - f.age / I.ghost_fade_min));
+        // labelled while the news is under a day old; older ghosts keep their hover
+        txt.push(crowded || f.age > I.label_max_min ? "" :
+                 esc(f.about + (g.length > 1 ? " +" + (g.length - 1) : "") + " · " + ago(f.age)));
+        hov.push(g.slice(0, 4).map(function (e) { return e.hover; }).join("<br>—<br>") +
+                 (g.length > 4 ? "<br>… and " + (g.length - 4) + " older reports here" : ""));
+      });
+      gx = { x: x, y: y, sym: sym, col: col, op: op, txt: txt, hov: hov };
+    }
+    var ghosts = Object.assign({}, data[TR.ghosts]);
+    if (gx.x) {
+      ghosts.x = gx.x; ghosts.y = gx.y; ghosts.text = gx.txt; ghosts.hovertext = gx.hov;
+      ghosts.hoverinfo = "text"; ghosts.textposition = "top center";
+      ghosts.textfont = { size: 10, color: "#333" }; ghosts.cliponaxis = false;
+      ghosts.marker = { symbol: gx.sym, color: gx.col, opacity: gx.op, size: 14, line: { width: 2.2, color: gx.col } };
+    } else { ghosts.x = []; ghosts.y = []; ghosts.text = []; ghosts.hovertext = []; }
+    var doubt = Object.assign({}, data[TR.doubt]); doubt.x = dx; doubt.y = dy;
+    var areas = Object.assign({}, data[TR.areas]); areas.x = ax; areas.y = ay;
+    var labels = Object.assign({}, data[TR.area_labels]);
+    labels.x = lx; labels.y = ly; labels.text = lt; labels.hovertext = lh;
+    return { ghosts: ghosts, doubt: doubt, areas: areas, labels: labels };
+  }
+
+  function setView(v) {
+    view = Math.max(0, Math.min(I.views.length - 1, v));
+    var sel = document.getElementById("view");
+    sel.value = String(view);
+    var vs = viewSide(), note = document.getElementById("view-note");
+    note.textContent = vs < 0 ? "" : I.views[view].owner + " own ships, and the enemy only as " +
+      D.sides[vs].name + " last knew them";
+    document.body.classList.toggle("side-view", vs >= 0);
+    gd.setAttribute("data-view", String(view));
+    if (cur >= 0) render(cur);
+    Plotly.Plots.resize(gd);  // the header may have grown a line
   }
 
   /* ---------------------------------------------------------------- one frame */
@@ -337,6 +588,13 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
     night.forEach(function (tr, n) { data[TR.night[n]] = tr; });
     data[TR.events] = eventsTrace(k);
     data[TR.ships] = shipsTrace(k, darkness(k));
+    var centres = forceCentres(k), sight = sightTraces(k, centres), msgs = messageTraces(k, centres);
+    sight.lines.forEach(function (tr, L) { data[TR.sight[L]] = tr; });
+    data[TR.sight_marks] = sight.marks;
+    data[TR.msg_lines] = msgs.lines; data[TR.msg_marks] = msgs.marks;
+    var pic = pictureTraces(k);
+    data[TR.ghosts] = pic.ghosts; data[TR.doubt] = pic.doubt;
+    data[TR.areas] = pic.areas; data[TR.area_labels] = pic.labels;
     Plotly.react(gd, data, layout, D.figure.config);
     document.getElementById("clock").textContent = F.clock[k];
     var light = document.getElementById("light");
@@ -400,6 +658,14 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
       else if (e.key === "ArrowRight") { pause(); render(cur + 1); }
       else if (e.key === "ArrowLeft") { pause(); render(cur - 1); }
     });
+    var sel = document.getElementById("view");
+    I.views.forEach(function (v, i) {
+      var o = document.createElement("option");
+      o.value = String(i); o.textContent = v.name;
+      sel.appendChild(o);
+    });
+    sel.addEventListener("change", function () { setView(parseInt(sel.value, 10)); });
+    gd.setAttribute("data-view", "0");
     var days = document.getElementById("days"), end = F.t[K - 1] || 1;
     D.days.forEach(function (d) {
       var s = document.createElement("span");
@@ -415,7 +681,8 @@ PLAYER_JS = r"""/* The replay's player: draws frame k of the data embedded in th
 
   window.replay = {
     render: render, play: play, pause: pause, frameAt: frameAt,
-    frameCount: K, traces: TR,
+    frameCount: K, traces: TR, setView: setView, views: I.views,
+    view: function () { return view; },
     current: function () { return cur; }, isPlaying: function () { return playing; }
   };
   setup();

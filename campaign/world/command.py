@@ -219,6 +219,10 @@ class CommandRuntime:
             data.update(sea=report.sea, area=report.area)
         if report.ships:
             data["ships"] = list(report.ships)
+        if report.replaces:
+            data["replaces"] = report.replaces  # the earlier label of a contact now recognised
+        if report.place:
+            data["place"] = report.place
         self.world.rec.emit(now, "picture", None, node.side, report.lat, report.lon, **data)
         return True
 

@@ -1,13 +1,17 @@
 """Steaming: a force sails by sea route at the speed of its slowest ship, burning coal as it goes.
 
 Coal burns at each ship's consumption curve at the leg's speed; the amount is exact at any time
-(``ShipState.coal_at``). A leg is re-planned only when the force's slowest ship drops out.
+(``ShipState.coal_at``). The sea caps the speed: a low-freeboard ship in a head sea loses speed (Jane,
+seed 004; ``data/weather.yaml``, ``effects.head_sea``), so a force makes no more than its slowest ship
+can make into the sea on its course (:func:`leg_speed`). A leg is re-planned when the force's slowest
+ship drops out, and when the weather changes under it (:func:`watch_the_sea`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Generator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import simpy
@@ -15,6 +19,7 @@ import simpy
 from campaign.geo.routing import Route, RouteError
 from campaign.model.orders import Order, Sail, Speed
 from campaign.world.units import ForceState, Leg
+from campaign.world.weather import WeatherState, freeboard_class, head_sea_speed_loss_kn
 
 if TYPE_CHECKING:
     from campaign.world.world import World
@@ -33,6 +38,60 @@ def resolve_speed(force: ForceState, spec: Speed) -> tuple[float, bool]:
         return min(getattr(s, f"{spec}_speed_kn") for s in ships), False
     cap = min(s.sustained_speed_kn for s in ships)
     return (min(float(spec), cap), float(spec) > cap + 1e-9)
+
+
+# Reasons written on a re-planned leg's ``speed_change`` record.
+DROPPED_OUT = "slowest ship dropped out"
+HEAD_SEA = "head sea"
+SEA_EASED = "head sea eased"
+
+
+@dataclass(frozen=True)
+class LegSpeed:
+    """The speed a leg is steamed at (knots) and why: ``capped`` when an ordered number exceeded the
+    slowest ship's sustained speed; ``sea`` the weather where the leg starts (None when no ship of the
+    force is low-freeboard, so the sea was not asked); ``by_sea`` when the head sea set the speed."""
+
+    speed_kn: float
+    capped: bool
+    sea: WeatherState | None
+    by_sea: bool
+
+
+def head_sea_limit_kn(world: World, force: ForceState, lat: float, lon: float, course_deg: float,
+                      t_min: float) -> tuple[float, WeatherState | None]:
+    """(knots, the sea): the most the force can make steering ``course_deg`` (true) in the sea at (lat, lon)
+    at ``t_min`` -- the least over its ships of design speed less the head-sea loss (Jane, seed 004: "Low
+    freeboard ships lose 3 knots in a head sea"; which ships and which sea: ``data/weather.yaml``,
+    ``effects.head_sea``). (inf, None) when no ship of the force is low-freeboard: only they lose speed,
+    so the weather is not asked (it keeps the check cheap for the many forces it cannot touch)."""
+    if not has_low_freeboard(world, force):
+        return math.inf, None
+    rules = world.weather.params.effects
+    ws = world.weather.at(lat, lon, world.clock.utc(t_min))
+    return min(s.ship.design_speed_kn - head_sea_speed_loss_kn(s.ship, ws, course_deg, rules)
+               for s in force.active_ships()), ws
+
+
+def has_low_freeboard(world: World, force: ForceState) -> bool:
+    """Whether any active ship of the force is low-freeboard (``data/weather.yaml``, ``effects.head_sea``)."""
+    rules = world.weather.params.effects
+    return any(freeboard_class(s.ship, rules) == "low" for s in force.active_ships())
+
+
+def leg_speed(world: World, force: ForceState, spec: Speed, route: Route, dist_nm: float) -> LegSpeed:
+    """The speed of a leg along ``route`` from ``dist_nm`` now: the ordered speed (:func:`resolve_speed`)
+    capped by what the slowest ship can make into the sea there, on the route's course there
+    (:func:`head_sea_limit_kn`). The sea and the course are taken where the leg starts: a change of
+    either further on is picked up by :func:`watch_the_sea`."""
+    speed_kn, capped = resolve_speed(force, spec)
+    if not has_low_freeboard(world, force):
+        return LegSpeed(speed_kn, capped, None, False)
+    lat, lon, course_deg = route.position_at(dist_nm)
+    limit_kn, ws = head_sea_limit_kn(world, force, lat, lon, course_deg, world.env.now)
+    if limit_kn < speed_kn - 1e-9:
+        return LegSpeed(limit_kn, capped, ws, True)
+    return LegSpeed(speed_kn, capped, ws, False)
 
 
 def plan_route(world: World, force: ForceState, order: Sail) -> Route:
@@ -80,13 +139,21 @@ def account_distance(world: World, force: ForceState) -> None:
         world.moved(force)
 
 
-def releg(world: World, force: ForceState) -> None:
-    """After a ship drops out, carry on at the speed the remaining ships allow."""
-    if force.leg is None:
-        return
-    speed, _ = resolve_speed(force, force.speed_order)
-    if abs(speed - force.leg.speed_kn) < 1e-9:
-        return
+def releg(world: World, force: ForceState, reason: str | None = DROPPED_OUT) -> bool:
+    """Carry on from here at the speed the force's ships and the sea allow now (:func:`leg_speed`), if
+    that is not the leg's speed: after a ship drops out, or when the sea changes. ``reason`` goes on the
+    ``speed_change`` record; None names the sea's part (``HEAD_SEA`` when slower, ``SEA_EASED`` when
+    faster). Returns whether the leg changed (the caller wakes the force's process if it is not it)."""
+    leg = force.leg
+    if leg is None:
+        return False
+    now = world.env.now
+    ls = leg_speed(world, force, force.speed_order, leg.route, leg.dist_at(now))
+    speed = ls.speed_kn
+    if abs(speed - leg.speed_kn) < 1e-9:
+        return False
+    if reason is None:
+        reason = HEAD_SEA if speed < leg.speed_kn else SEA_EASED
     checkpoint(world, force)
     force.leg.speed_kn = speed
     world.moved(force)
@@ -94,13 +161,48 @@ def releg(world: World, force: ForceState) -> None:
         world.set_status(ship, "underway", -float(ship.ship.consumption.t_per_h(speed)))
         world.emit(ship, "speed_change", route=_route_json(force.leg.route),
                    route_offset_nm=round(force.leg.offset_nm, 4),
-                   eta=world.clock.iso(force.leg.end_min()), reason="slowest ship dropped out")
+                   eta=world.clock.iso(force.leg.end_min()), reason=reason,
+                   sea_state=ls.sea.state if ls.sea is not None else None)
+    return True
+
+
+def watch_the_sea(world: World) -> Generator[simpy.Event, Any, None]:
+    """The world's watch on the sea: at each time the weather may change, re-plan the legs it slows or frees.
+
+    The times are ``world.weather.changes`` over the run (Jane's six-hour period boundaries and the starts
+    and ends of scripted periods, in any region), all known at the start, so this is one timeout per
+    change. At each, every force under way with a low-freeboard ship has its allowed speed checked where it
+    is, on its course there (:func:`releg`); only a force whose allowed speed differs from its leg's is
+    re-planned (a ``speed_change`` record, reason "head sea" or "head sea eased") and its process woken to
+    reschedule its arrival. Nothing is recorded where nothing changes.
+
+    Exact at those times, and only at them: a force that crosses into another region, or turns at a
+    waypoint into or out of the sea, between two of them is picked up at the next one (at most one
+    period later).
+    """
+    from campaign.world.world import REPLANNED
+
+    env = world.env
+    changes = world.weather.changes(world.clock.utc(0.0), world.clock.utc(world.end_min))
+    for t_min in (world.clock.t_min(t) for t in changes):
+        if t_min > env.now:
+            yield env.timeout(t_min - env.now)
+        for force in list(world.forces.values()):
+            leg = force.leg
+            # A leg that ends now is arriving: re-planning it would only write a record of no use.
+            if leg is None or force.speed_order is None or leg.end_min() <= env.now + 1e-9:
+                continue
+            if not has_low_freeboard(world, force):  # the sea cannot slow it: leave it untouched
+                continue
+            if releg(world, force, reason=None):
+                world.interrupt(force, REPLANNED)
 
 
 def reroute(world: World, force: ForceState, dest: tuple[float, float], *, exempt: set[str] = frozenset(),
             reason: str = "") -> bool:
-    """Steer a force under way onto a new route to ``dest`` from where it is, at the same speed,
-    avoiding the waters it may not enter (except those in ``exempt``, which it is leaving).
+    """Steer a force under way onto a new route to ``dest`` from where it is, at its ordered speed as the
+    sea allows on the new course (:func:`leg_speed`), avoiding the waters it may not enter (except those
+    in ``exempt``, which it is leaving).
     Returns False, and leaves the leg as it was, if no such route exists."""
     from campaign.world.world import REPLANNED
 
@@ -114,12 +216,18 @@ def reroute(world: World, force: ForceState, dest: tuple[float, float], *, exemp
     except RouteError as exc:
         world._emit_force(force, "order_failed", order="re-plan the leg", reason=str(exc))
         return False
+    # The new course may meet the sea differently: the new leg's speed is planned like any leg's.
+    ls = leg_speed(world, force, force.speed_order, route, 0.0) if force.speed_order is not None else None
+    speed = ls.speed_kn if ls is not None else leg.speed_kn
     checkpoint(world, force)
-    force.leg = Leg(route, world.env.now, leg.speed_kn)
+    force.leg = Leg(route, world.env.now, speed)
     world.moved(force)
     for ship in force.active_ships():
+        if abs(speed - leg.speed_kn) >= 1e-9:
+            world.set_status(ship, "underway", -float(ship.ship.consumption.t_per_h(speed)))
         world.emit(ship, "course_change", route=_route_json(route), route_offset_nm=0.0,
-                   dist_nm=round(route.length_nm, 2), eta=world.clock.iso(force.leg.end_min()), reason=reason or None)
+                   dist_nm=round(route.length_nm, 2), eta=world.clock.iso(force.leg.end_min()), reason=reason or None,
+                   speed_reason=HEAD_SEA if ls is not None and ls.by_sea else None)
     world.interrupt(force, REPLANNED)
     return True
 
@@ -141,7 +249,8 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
                           reason="its time had passed")
         return
     route = plan_route(world, force, order)
-    speed, capped = resolve_speed(force, order.speed)
+    ls = leg_speed(world, force, order.speed, route, 0.0)
+    speed, capped = ls.speed_kn, ls.capped
     origin = force.place
     if force.in_port or force.place:
         coaling.collier_departs(world, force)
@@ -158,6 +267,8 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
                    dest_lon=round(order.to.lon, 6), dist_nm=round(route.length_nm, 2),
                    eta=world.clock.iso(force.leg.end_min()), route=_route_json(route), route_offset_nm=0.0,
                    passages=list(route.passages) or None, speed_capped=capped or None,
+                   speed_reason=HEAD_SEA if ls.by_sea else None,
+                   sea_state=ls.sea.state if ls.by_sea and ls.sea is not None else None,
                    order=force.current_order, note=order.note)
     yield from world.advance(force, lambda: min(force.leg.end_min() if force.leg else env.now, until))
     if not force.active_ships() or force.leg is None:

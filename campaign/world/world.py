@@ -77,6 +77,7 @@ class World:
         for spec in scenario.forces:
             self._add_force(spec)
         self.env.process(politics.announce(self))
+        self.env.process(steaming.watch_the_sea(self))  # head seas slow low-freeboard ships under way
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -451,8 +452,10 @@ class World:
 
     def finish(self) -> None:
         """At the scenario's end: settle legs and coal, and write each unit's ``end`` record."""
+        # Credit the distance run so far but leave the legs as they are: a force still under way at the
+        # end is recorded under way at its speed, and its track runs on to the last instant.
         for force in list(self.forces.values()):
-            steaming.account_distance(self, force)
+            steaming.checkpoint(self, force)
         for ship in self.ships.values():
             ship.settle(self.end_min)
             for t in self.transfers.values():

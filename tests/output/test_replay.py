@@ -4,6 +4,10 @@
 Sun times come from research/notes.md, Appendix A (PyEphem, computed for the dataset); sizes and
 frame counts from the issue: the full campaign's replay is at most 10 MB, with a frame every 30
 minutes and one at every record worth seeing.
+
+Sightings, messages and pictures (issue 4) are checked on ``INTEL``, a morning off Sicily: Goeben and
+Breslau steam east past Gloucester, who reports to Milne aboard Inflexible at Malta, who passes the
+reports on to the Admiralty in London; the Admiralty's orders for Inflexible travel the other way.
 """
 
 from __future__ import annotations
@@ -23,15 +27,16 @@ import yaml
 from campaign.cli import main
 from campaign.output.gpkg import write_tracks_gpkg
 from campaign.output.replay import build_replay, clock_label, replay_payload, script_json
-from campaign.output.replay_events import PHRASES, QUIET_TYPES, event_lines, sentence
-from campaign.output.replay_frames import FRAME_STEP_MIN, frame_states, frame_times
+from campaign.output.replay_events import PHRASES, QUIET_TYPES, event_lines, sentence, with_deliveries
+from campaign.output.replay_frames import FRAME_STEP_MIN, SAME_TIME_MIN, frame_states, frame_times
+from campaign.output.replay_intel import CONTACT_LEVELS
 from campaign.output.replay_sun import (
     altitude_from_subsolar,
     light_phase,
     subsolar_point,
     sun_altitude_deg,
 )
-from campaign.paths import SCENARIO_DIR
+from campaign.paths import ROOT, SCENARIO_DIR
 from campaign.runner import RunResult, run
 from campaign.world.units import STATUSES
 
@@ -56,6 +61,32 @@ SMALL = {
 }
 HOSTILE = "<script>alert(1)</script>"
 
+INTEL_ORDER_TEXT = "Goeben is your objective <b>& Breslau</b>"
+INTEL = {
+    "name": "intel_replay", "title": "Sightings, messages and pictures",
+    "start": "1914-08-02T06:00Z", "end": "1914-08-02T16:00Z",
+    "local_time": {"name": "CET", "offset_h": 1},
+    "sides": {"Central Powers": {"nations": ["Germany"]}, "Entente": {"nations": ["United Kingdom"]},
+              "Italy": {"nations": ["Italy"], "neutral": True}},
+    "command": {
+        "headquarters": [
+            {"name": "Admiralty", "side": "Entente", "nation": "United Kingdom", "station": "London"},
+            {"name": "Milne", "side": "Entente", "nation": "United Kingdom", "aboard": "Inflexible",
+             "superior": "Admiralty", "relay_to": ["Admiralty"]}],
+        "standing": {"Gloucester": {"on_contact": "report", "report_to": "Milne"}}},
+    "messages": [{"at": "1914-08-02T07:00Z", "from": "Admiralty", "to": "Milne", "text": INTEL_ORDER_TEXT,
+                  "orders_for": "Inflexible",
+                  "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 15.5}, "speed": 20}]}],
+    "forces": [
+        {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben", "Breslau"],
+         "start": {"lat": 36.0, "lon": 16.0}, "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 18.0}, "speed": 18}]},
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+        {"name": "Inflexible", "side": "Entente", "ships": ["Inflexible"], "start": "Valletta",
+         "orders": [{"do": "stop"}]},
+    ],
+}
+
 
 def _scenario_file(tmp: Path, content: dict[str, Any]) -> Path:
     path = tmp / f"{content['name']}.yaml"
@@ -71,6 +102,16 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> RunResult:
 @pytest.fixture(scope="module")
 def small_meta(small: RunResult) -> dict[str, Any]:
     return small.meta | {"local_time": dict(small.scenario.local_time)}
+
+
+@pytest.fixture(scope="module")
+def intel(tmp_path_factory: pytest.TempPathFactory) -> RunResult:
+    return run(_scenario_file(tmp_path_factory.mktemp("intel"), INTEL))
+
+
+@pytest.fixture(scope="module")
+def intel_payload(intel: RunResult) -> dict[str, Any]:
+    return replay_payload(intel.events, intel.tracks, intel.meta | {"local_time": dict(intel.scenario.local_time)})
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +148,132 @@ def test_phrases_read_as_sentences() -> None:
     assert sentence({**base, "type": "engagement_start"}) == "Goeben: engagement start"
 
 
+def test_phrases_of_sightings_signals_commands_and_pictures() -> None:
+    t = {"t": "1914-08-02T14:05:00Z", "t_min": 305.0, "side": "Entente"}
+    sent = {**t, "type": "message_sent", "unit": "Admiralty", "id": "M0001", "sender": "Admiralty",
+            "receiver": "Milne", "kind": "order", "text": "Goeben is your objective.",
+            "expected_delay_min": 140.0, "held": False}
+    cases = [
+        (sent, "Admiralty → Milne: 'Goeben is your objective.' (expected in 2 h 20 min)"),
+        ({**sent, "delivery": {"received": "1914-08-02T16:32:00Z", "delay_min": 147.0}},
+         "Admiralty → Milne: 'Goeben is your objective.' (received 16:32, 2 h 27 min)"),
+        ({**sent, "delivery": {"received": "1914-08-03T01:05:00Z", "delay_min": 660.0}},
+         "Admiralty → Milne: 'Goeben is your objective.' (received 3 Aug 01:05, 11 h)"),
+        ({**sent, "held": True, "expected_delay_min": None},
+         "Admiralty → Milne: 'Goeben is your objective.' (held: no route yet)"),
+        ({**t, "type": "message_received", "unit": "Milne", "id": "M0001", "sender": "Admiralty",
+          "receiver": "Milne", "kind": "order", "delay_min": 147.0},
+         "Milne receives Admiralty's orders of 11:38 after 2 h 27 min"),
+        ({**t, "type": "message_lost", "unit": "Gloucester", "id": "M0007", "sender": "Gloucester",
+          "receiver": "Milne", "reason": "no route", "held_min": 360.0},
+         "Gloucester gives up Gloucester's message M0007 to Milne: no route after holding it 6 h"),
+        ({**t, "type": "message_rerouted", "unit": "Gloucester", "id": "M0007", "reason": "out of range",
+          "route": [{"from": "Gloucester", "to": "Malta W/T", "by": "wireless"},
+                    {"from": "Malta W/T", "to": "Milne", "by": "wireless"}]},
+         "Gloucester re-routes message M0007 (out of range) via Malta W/T"),
+        ({**t, "type": "message_jammed", "unit": "Goeben", "id": "M0009", "hop": {"from": "Goeben", "to": "General"},
+          "jammers": ["Gloucester"]}, "Goeben cannot get message M0009 through to General: jammed by Gloucester"),
+        ({**t, "type": "intercept", "unit": "Goeben", "sea": "Ionian", "area": "B"},
+         "Goeben hears enemy wireless: the sender is in the Ionian, area B"),
+        ({**t, "type": "jamming_start", "unit": "Gloucester"}, "Gloucester begins jamming enemy wireless"),
+        ({**t, "type": "jamming_end", "unit": "Gloucester"}, "Gloucester stops jamming"),
+        ({**t, "type": "orders", "unit": "Inflexible", "force": "Inflexible", "by": "Milne", "reason": "Go east.",
+          "orders": ["sail to Cape Matapan at 20 kn"]},
+         "Inflexible has orders from Milne: sail to Cape Matapan at 20 kn (Go east.)"),
+        ({**t, "type": "orders", "unit": "Gloucester", "force": "Gloucester", "by": "Gloucester",
+          "reason": "holding contact Gloucester-1 at 12 nm", "orders": ["sail to shadowing contact Gloucester-1 at 18 kn"]},
+         ("Gloucester takes up new orders: sail to shadowing contact Gloucester-1 at 18 kn "
+          "(holding contact Gloucester-1 at 12 nm)")),
+        ({**t, "type": "standing", "unit": "Gloucester", "by": "Milne", "message": "M0003",
+          "changes": {"on_contact": "shadow", "report_to": "Milne"}},
+         "Gloucester has new standing instructions from Milne: on contact shadow; report to Milne (message M0003)"),
+        ({**t, "type": "picture", "node": "Milne", "about": "Goeben", "lat": 36.5, "lon": 17.25, "level": "recognised",
+          "seen": "1914-08-02T13:40:00Z", "source": "message M0002 from Gloucester", "course_deg": 90.0,
+          "speed_kn": 18.0},
+         ("Milne now places Goeben (recognised) at 36°30'N 17°15'E, course 90°, 18 kn; seen 13:40, "
+          "message M0002 from Gloucester")),
+        ({**t, "type": "picture", "node": "Goeben", "about": "wireless in sea Ionian area B", "level": "intercept",
+          "seen": "1914-08-02T13:40:00Z", "source": "intercepted wireless", "sea": "Ionian", "area": "B"},
+         "Goeben notes enemy wireless in the Ionian, area B, heard 13:40"),
+        ({**t, "type": "sighting", "unit": "Gloucester", "observer": "Gloucester", "target": "Goeben",
+          "range_nm": 12.0, "bearing_deg": 245.6, "level": "smoke", "previous": "none", "recognised": "smoke"},
+         "Gloucester sights smoke at 12 nm, bearing 246"),
+        ({**t, "type": "sighting", "unit": "Gloucester", "observer": "Gloucester", "target": "Goeben",
+          "range_nm": 5.0, "bearing_deg": 245.6, "level": "recognised", "previous": "ships",
+          "recognised": ["Goeben (battlecruiser)", "Breslau (light cruiser)"]},
+         "Gloucester makes out Goeben (battlecruiser), Breslau (light cruiser) at 5 nm, bearing 246"),
+    ]
+    for rec, text in cases:
+        assert sentence(rec) == text, rec["type"]
+
+
+def test_the_panel_leaves_out_repeats() -> None:
+    from campaign.output.replay import _panel_lines
+
+    base = {"unit": "Gloucester", "side": "Entente", "force": "Gloucester", "status": "underway"}
+    dep = {**base, "type": "depart", "to": "station on Goeben", "speed_kn": 17.0, "dist_nm": 8.0}
+    order = {**base, "type": "orders", "by": "Gloucester", "orders": ["sail to station on Goeben at 17 kn"]}
+    sight = {**base, "type": "sighting", "level": "smoke", "previous": "none", "recognised": "smoke",
+             "range_nm": 3.0, "bearing_deg": 130.0}
+    recs = [{**dep, "t_min": 10.0}, {**sight, "t_min": 10.0}, {**dep, "t_min": 10.0 + 1 / 60},  # same leg twice
+            {**order, "t_min": 11.0}, {**order, "t_min": 40.0},  # the same orders again, half an hour on
+            {**dep, "t_min": 40.0}]  # a new leg, told again
+    got = [(ln.t_min, ln.type) for ln in _panel_lines(recs, PHRASES)]
+    assert got == [(10.0, "depart"), (10.0, "sighting"), (11.0, "orders"), (40.0, "depart")]
+
+
+def test_the_listeners_of_one_side_are_one_line() -> None:
+    heard = {"t": "1914-08-06T18:14:00Z", "t_min": 5.0, "type": "intercept", "sea": "Ionian", "area": "B"}
+    recs = [{**heard, "unit": u, "side": "Entente"} for u in ("Dublin", "Gloucester", "Milne", "Chatham", "Weymouth")]
+    recs += [{**heard, "unit": "Goeben", "side": "Central Powers"}, {**heard, "unit": "Chatham", "side": "Entente",
+                                                                      "t_min": 6.0}]
+    texts = [ln.text for ln in event_lines(recs)]
+    assert texts == ["Dublin, Gloucester, Milne and 2 more hear enemy wireless: the sender is in the Ionian, area B",
+                     "Goeben hears enemy wireless: the sender is in the Ionian, area B",
+                     "Chatham hears enemy wireless: the sender is in the Ionian, area B"]
+    two = [ln.text for ln in event_lines(recs[:2])]
+    assert two == ["Dublin and Gloucester hear enemy wireless: the sender is in the Ionian, area B"]
+
+
+def test_a_message_is_told_whole_in_the_panel(intel: RunResult) -> None:
+    """"07:00 Admiralty → Milne: '...' (received 10:02, 3 h 2 min)": the sending line knows the arrival."""
+    received = {r["id"]: r for r in intel.events if r["type"] == "message_received"}
+    sent = [r for r in intel.events if r["type"] == "message_sent"]
+    assert sent and received
+    lines = {ln.t_min: ln for ln in event_lines(intel.events) if ln.type == "message_sent"}
+    for rec in sent:
+        got = received.get(rec["id"])
+        text = lines[rec["t_min"]].text
+        assert text.startswith(f"{rec['sender']} → {rec['receiver']}: '")
+        if got is not None:
+            assert f"(received {got['t'][11:16]}, " in text
+    first = next(ln for ln in event_lines(intel.events) if ln.type == "message_sent")
+    assert first.text.startswith(f"Admiralty → Milne: '{INTEL_ORDER_TEXT}' (received ")
+    assert re.search(r"\(received \d\d:\d\d, \d+ h \d+ min\)$", first.text)
+    # the join leaves the records alone and gives long texts whole in the note
+    long = {"t": "1914-08-02T07:00:00Z", "t_min": 60.0, "type": "message_sent", "unit": "A", "id": "M1",
+            "sender": "A", "receiver": "B", "text": "word " * 60}
+    (joined,) = with_deliveries([long])
+    assert joined["note"] == ("word " * 60).strip() and "note" not in long
+    assert "…'" in sentence(joined)
+
+
+def _emitted_types() -> set[str]:
+    """Every record type the simulation can emit: the first string of each emit call in its source."""
+    found: set[str] = set()
+    for path in (ROOT / "campaign").rglob("*.py"):
+        if "output" in path.parts:
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = re.search(r"emit(?:_force)?\(", line)
+            if not m:
+                continue
+            first = re.search(r'"([a-z_]+)"(?:\s+if\s+[^"]*?else\s+"([a-z_]+)")?', line[m.end():])
+            if first:
+                found.update(x for x in first.groups() if x)
+    return found
+
+
 def test_a_new_event_type_is_one_registry_entry() -> None:
     rec = {"t_min": 10.0, "t": "1914-08-06T22:10:00Z", "type": "sighting", "unit": "Gloucester",
            "force": "Gloucester", "target": "Goeben", "range_nm": 8}
@@ -115,12 +282,20 @@ def test_a_new_event_type_is_one_registry_entry() -> None:
     assert line.text == "Gloucester sights Goeben at 8 nm"
 
 
-def test_every_record_of_the_flagship_run_has_a_phrase(goeben: RunResult) -> None:
+def test_every_record_type_has_a_phrase(goeben: RunResult, intel: RunResult) -> None:
+    """Every type the simulation's source can emit, and every type two runs did emit, reads as words."""
+    emitted = _emitted_types()
+    known = {"depart", "arrive", "coal_start", "coal_end", "transfer_start", "transfer_end", "out_of_coal",
+             "neutral_limit", "interned", "detach", "halt", "stop", "speed_change", "order_failed",
+             "order_skipped", "start", "end", "sighting", "contact_lost", "course_change", "politics", "orders",
+             "standing", "picture", "message_sent", "message_received", "message_lost", "message_rerouted",
+             "message_jammed", "intercept", "jamming_start", "jamming_end"}
+    assert known - {"standing"} <= emitted  # the scan finds the emit calls it should
+    assert emitted <= set(PHRASES), emitted - set(PHRASES)
     assert {e["type"] for e in goeben.events} <= set(PHRASES)
-    world_types = {"depart", "arrive", "coal_start", "coal_end", "transfer_start", "transfer_end",
-                   "out_of_coal", "neutral_limit", "interned", "detach", "halt", "stop", "speed_change",
-                   "order_failed", "order_skipped", "start", "end"}
-    assert world_types <= set(PHRASES)
+    assert {e["type"] for e in intel.events} <= set(PHRASES)
+    assert {"sighting", "message_sent", "message_received", "picture", "intercept"} <= {
+        e["type"] for e in intel.events}
 
 
 def test_a_squadron_doing_one_thing_is_one_line(small: RunResult) -> None:
@@ -302,12 +477,169 @@ def test_full_campaign_replay_size_and_frames(goeben: RunResult) -> None:
     frames = payload["frames"]["t"]
     end = goeben.scenario.duration_min
     assert len(frames) >= end / FRAME_STEP_MIN + 1
-    event_times = {round(e["t_min"], 3) for e in goeben.events if e["type"] not in QUIET_TYPES}
-    assert event_times <= {round(t, 3) for t in frames}
+    # a frame at every record worth seeing (records within a second of each other share one)
+    event_times = np.array(sorted({e["t_min"] for e in goeben.events if e["type"] not in QUIET_TYPES}))
+    f = np.asarray(frames)
+    i = np.clip(np.searchsorted(f, event_times), 1, len(f) - 1)
+    nearest = np.minimum(np.abs(f[i] - event_times), np.abs(f[i - 1] - event_times))
+    assert nearest.max() <= SAME_TIME_MIN + 1e-3
     assert len(payload["state"]["lat"]) == len(frames) * goeben.tracks.sizes["unit"]
     assert payload["frames"]["clock"][0] == "Sun 2 Aug 1914 09:00 UTC · 10:00 CET"
     phases = payload["frames"]["phase"]
     assert 0 in phases and 2 in phases  # days and nights
+
+
+# ------------------------------------------------------------------------------------ sightings, messages, pictures
+
+
+def test_contact_segments_follow_the_sighting_records(intel: RunResult, intel_payload: dict[str, Any]) -> None:
+    c = intel_payload["intel"]["contacts"]
+    strings, names = intel_payload["strings"], intel_payload["intel"]["s"]
+    recs = [r for r in intel.events if r["type"] in ("sighting", "contact_lost")]
+    sightings = [r for r in recs if r["type"] == "sighting"]
+    assert len(c["t0"]) == len(sightings) > 0
+    end = intel.scenario.duration_min
+    for i, rec in enumerate(sightings):
+        assert c["t0"][i] == pytest.approx(rec["t_min"], abs=1e-3)
+        assert CONTACT_LEVELS[c["level"][i]] == rec["level"]
+        assert strings[c["obs"][i]] == rec["observer"] and strings[c["tgt"][i]] == rec["target"]
+        assert names[c["on"][i]] == rec["observer"] and names[c["tn"][i]] == rec["target"]
+        later = [r for r in recs if r["t_min"] > rec["t_min"] and r["observer"] == rec["observer"]
+                 and r["target"] == rec["target"]]
+        assert c["t1"][i] == pytest.approx(later[0]["t_min"] if later else end, abs=1e-3)
+        # the fallback target position is the record's range and bearing from the observer
+        from campaign.geo.earth import distance_nm
+        d = float(distance_nm(rec["lat"], rec["lon"], c["tlat"][i], c["tlon"][i]))
+        assert d == pytest.approx(rec["range_nm"], rel=0.01)
+    sides = [s["name"] for s in intel_payload["sides"]]
+    assert {sides[s] for s in c["side"]} == {"Entente", "Central Powers"}  # each side sights the other
+
+
+def test_messages_run_from_sender_to_receiver_with_their_delay(intel: RunResult,
+                                                               intel_payload: dict[str, Any]) -> None:
+    m = intel_payload["intel"]["messages"]
+    units = intel_payload["units"]["name"]
+    strings, texts = intel_payload["strings"], intel_payload["intel"]["s"]
+    sent = [r for r in intel.events if r["type"] == "message_sent"]
+    got = {r["id"]: r for r in intel.events if r["type"] == "message_received"}
+    assert len(m["t0"]) == len(sent)
+    for i, rec in enumerate(sent):
+        assert m["t0"][i] == pytest.approx(rec["t_min"], abs=1e-3)
+        if rec["id"] in got:  # the line's delay is the arrival's
+            r = got[rec["id"]]
+            assert m["state"][i] == 0 and m["t1"][i] == pytest.approx(r["t_min"], abs=1e-3)
+            assert m["t1"][i] - m["t0"][i] == pytest.approx(r["delay_min"], abs=1e-2)
+        assert m["id"][i] == rec["id"] and texts[m["text"][i]] == f"'{rec['text']}'"
+        assert (texts[m["snd"][i]], texts[m["rcv"][i]]) == (rec["sender"], rec["receiver"])
+        for node, (force, unit, lat, lon) in ((rec["sender"], m["a"][i]), (rec["receiver"], m["b"][i])):
+            if node == "Admiralty":  # ashore in London: where its records put it
+                assert (force, unit) == (-1, -1) and (lat, lon) == pytest.approx((51.5074, -0.1278), abs=1e-3)
+            elif node == "Milne":  # aboard Inflexible: drawn where she is
+                assert force == -1 and units[unit] == "Inflexible"
+            else:  # a force: drawn where its ships are
+                assert strings[force] == node
+    # the Admiralty's orders crossed Europe by cable and reached Milne at sea by wireless, hours later
+    route = texts[m["route"][0]]
+    assert texts[m["kind"][0]] == "orders" and "cable to" in route and route.endswith("wireless to Milne")
+    assert m["t1"][0] - m["t0"][0] > 60
+
+
+def test_each_side_has_a_view_of_its_own_pictures_only(intel: RunResult, intel_payload: dict[str, Any]) -> None:
+    I = intel_payload["intel"]
+    sides = [s["name"] for s in intel_payload["sides"]]
+    texts = I["s"]
+    assert [v["name"] for v in I["views"]] == ["Truth", "Central Powers' picture", "Entente's picture"]
+    assert "Italy" not in {v["name"].split("'")[0] for v in I["views"]}  # saw and said nothing: no view
+    pictures = [r for r in intel.events if r["type"] == "picture"]
+    for view in I["views"][1:]:
+        s = view["side"]
+        P = I["pictures"][str(s)]
+        mine = [r for r in pictures if r["side"] == sides[s]]
+        assert len(P["t"]) == len(mine) > 0
+        assert [texts[a] for a in P["about"]] == [r["about"] for r in mine]
+        assert [texts[n] for n in P["node"]] == [r["node"] for r in mine]
+        assert P["t"] == sorted(P["t"])
+        # the side's picture is made of what it was told: no position the records did not give it
+        for i, r in enumerate(mine):
+            if r.get("lat") is None:
+                assert P["lat"][i] is None and P["lon"][i] is None
+            else:
+                assert (P["lat"][i], P["lon"][i]) == pytest.approx((r["lat"], r["lon"]), abs=1e-4)
+        assert I["enemy"][str(s)] == 1 - s  # unrecognised contacts drawn in the other side's colour
+    # the Central Powers heard Gloucester's wireless: the areas they learnt of have shapes on the chart
+    cp = I["pictures"][str(sides.index("Central Powers"))]
+    heard = {cp["area"][i] for i in range(len(cp["t"])) if texts[cp["level"][i]] == "intercept"}
+    assert heard and all(I["areas"][a]["x"] and I["areas"][a]["lx"] is not None for a in heard)
+    assert all(I["areas"][a]["sea"] in ("Ionian", "Strait of Sicily") for a in heard)
+    # Milne's picture changes when Gloucester's report reaches him, not when she saw
+    E = I["pictures"][str(sides.index("Entente"))]
+    milne = [i for i in range(len(E["t"])) if texts[E["node"][i]] == "Milne"]
+    assert milne
+    received = sorted(r["t_min"] for r in intel.events if r["type"] == "message_received" and r["unit"] == "Milne")
+    for i in milne:
+        assert E["seen"][i] < E["t"][i] and any(abs(E["t"][i] - t) < 1e-3 for t in received)
+
+
+def test_panel_events_carry_their_side(intel_payload: dict[str, Any]) -> None:
+    sides = [s["name"] for s in intel_payload["sides"]]
+    ev, texts, types = intel_payload["events"], intel_payload["texts"], intel_payload["event_types"]
+    assert set(ev["side"]) >= {sides.index("Entente"), sides.index("Central Powers")}
+    lines = [(types[ty], texts[tx]) for ty, tx in zip(ev["type"], ev["text"])]
+    # a command's picture updated by its own lookouts is left to the sighting's line
+    assert not [t for ty, t in lines if ty == "picture" and "seen by" in t]
+    assert [t for ty, t in lines if ty == "picture" and "message" in t]
+    assert intel_payload["quiet_types"][types.index("picture")] and not intel_payload["left_out"]
+    assert ev["f"] == sorted(ev["f"]) and len(intel_payload["event_index"]) == len(intel_payload["frames"]["t"]) + 1
+
+
+def test_the_size_valve_leaves_routine_lines_out_of_the_panel(intel: RunResult, intel_payload: dict[str, Any]) -> None:
+    meta = intel.meta | {"local_time": dict(intel.scenario.local_time)}
+    whole = len(script_json(intel_payload).encode("utf-8"))
+    tight = replay_payload(intel.events, intel.tracks, meta, budget_bytes=whole - 300)
+    assert len(script_json(tight).encode("utf-8")) <= whole - 300
+    assert list(tight["left_out"]) == ["picture"]  # the first to go, and enough here
+    tighter = replay_payload(intel.events, intel.tracks, meta, budget_bytes=whole - 1200)
+    assert len(script_json(tighter).encode("utf-8")) <= whole - 1200
+    assert list(tighter["left_out"])[:3] == ["picture", "orders", "message_received"]  # in PANEL_SHED_TYPES order
+    texts = [tighter["texts"][i] for i in tighter["events"]["text"]]
+    assert any(t.startswith("Admiralty → Milne") for t in texts)  # messages sent stay in the panel
+    assert tight["intel"] == intel_payload["intel"]  # the views keep everything
+    roomy = replay_payload(intel.events, intel.tracks, meta, budget_bytes=whole + 1000)
+    assert roomy["left_out"] == {} and roomy["events"] == intel_payload["events"]
+
+
+def test_frames_are_thinned_only_past_the_budget(small: RunResult) -> None:
+    end = small.scenario.duration_min
+    events = [dict(r) for r in small.events]
+    # a record every 20 seconds for the whole day: far more frames than the page should carry
+    busy = events + [{"t": "", "t_min": t, "type": "sighting"} for t in np.arange(1.0, end, 1 / 3)]
+    exact = frame_times(busy, end)
+    thin = frame_times(busy, end, min_gap_min=5.0)
+    grid = np.arange(0.0, end + 1e-9, FRAME_STEP_MIN)
+    assert len(exact) > 4000 and len(thin) < 320
+    assert np.isin(grid, thin).all()  # the 30-minute grid is never thinned
+    assert np.all(np.diff(thin) > 5.0 - 1e-9)
+    assert np.array_equal(frame_times(events, end), frame_times(events, end, min_gap_min=1 / 60))
+    meta = small.meta | {"local_time": dict(small.scenario.local_time)}
+    whole = replay_payload(busy, small.tracks, meta)  # no budget: a frame at every record
+    assert len(whole["frames"]["t"]) == len(exact) and whole["frame_gap_min"] == pytest.approx(1 / 60, abs=1e-4)
+    size = len(script_json(whole).encode("utf-8"))
+    fitted = replay_payload(busy, small.tracks, meta, budget_bytes=size // 2)
+    assert len(script_json(fitted).encode("utf-8")) <= size // 2
+    assert fitted["frame_gap_min"] >= 1.0 and len(fitted["frames"]["t"]) < len(exact) / 2
+    # the panel lost what it could before the frames were thinned; the records are all still told
+    assert sum(fitted["left_out"].values()) + len(fitted["events"]["f"]) == len(whole["events"]["f"])
+    roomy = replay_payload(busy, small.tracks, meta, budget_bytes=size + 1000)
+    assert roomy["frames"] == whole["frames"] and not roomy["left_out"]
+
+
+def test_message_texts_are_escaped_in_the_page(intel: RunResult) -> None:
+    page = build_replay(intel.events, intel.tracks, intel.meta)
+    ours = _ours(page)
+    assert INTEL_ORDER_TEXT not in ours and "<b>&" not in ours
+    data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', ours, re.DOTALL).group(1)
+    payload = json.loads(data)
+    assert f"'{INTEL_ORDER_TEXT}'" in payload["intel"]["s"]  # plain, for the page to escape
 
 
 # ------------------------------------------------------------------------------------ GeoPackage

@@ -5,8 +5,10 @@ Checked: no console errors; no request leaves the file (every request the page m
 or an in-page data:/blob: URL); the coastline and the ships are drawn (in the page's Plotly data, in
 its SVG, and in the pixels Plotly renders); pressing Play advances the clock; night is shaded at
 night; hover boxes tell a ship's state; hostile names from a scenario file show as text and run
-nothing. Screenshots of the first and a late frame of the flagship scenario are saved into
-``outputs/screenshots/`` for people to look at.
+nothing; a sighting draws a line from observer to target while the contact lasts and a message a
+line from sender to receiver while it travels; the view switch shows a side its own ships and the
+enemy only as it last knew them. Screenshots of the first and a late frame of the flagship scenario,
+and of a side's picture, are saved into ``outputs/screenshots/`` for people to look at.
 
 Skipped only when no Chromium is installed (``.ci/run`` installs it).
 """
@@ -14,6 +16,7 @@ Skipped only when no Chromium is installed (``.ci/run`` installs it).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import time
@@ -34,9 +37,11 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import Select
 
 from campaign.paths import OUTPUT_DIR, SCENARIO_DIR
 from campaign.runner import run
+from tests.output.test_replay import INTEL, INTEL_ORDER_TEXT
 
 WINDOW = (1500, 950)
 LOAD_TIMEOUT_S = 60.0
@@ -94,6 +99,16 @@ def goeben_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def intel_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A morning off Sicily: sightings both ways, Gloucester's reports, the Admiralty's orders, intercepts."""
+    folder = tmp_path_factory.mktemp("intel")
+    scenario = folder / "intel.yaml"
+    scenario.write_text(yaml.safe_dump(INTEL, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    run(scenario).write(folder / "out")
+    return folder / "out" / "replay.html"
+
+
+@pytest.fixture(scope="module")
 def hostile_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("hostile")
     scenario = folder / "hostile.yaml"
@@ -144,6 +159,40 @@ class Page:
     def render_at(self, t_min: float) -> int:
         script = "var k = window.replay.frameAt(arguments[0]); window.replay.render(k); return k;"
         return int(self.js(script, t_min))
+
+    def set_view(self, name: str) -> None:
+        """Choose a view from the page's own select box, as a user would."""
+        Select(self.drv.find_element("id", "view")).select_by_visible_text(name)
+
+    def frame_inside(self, t0: float, t1: float) -> int:
+        """A frame strictly inside [t0, t1), rendered; -1 if none."""
+        return int(self.js("""
+            var f = window.replay.frameAt, k = f(arguments[0] + (arguments[1] - arguments[0]) / 2);
+            var t = JSON.parse(document.getElementById('replay-data').textContent).frames.t;
+            for (var i = 0; i < t.length; i++) if (t[i] >= arguments[0] && t[i] < arguments[1] - 1e-3 &&
+                                               Math.abs(t[i] - (arguments[0] + arguments[1]) / 2) <
+                                               Math.abs(t[k] - (arguments[0] + arguments[1]) / 2)) k = i;
+            if (!(t[k] >= arguments[0] && t[k] < arguments[1] - 1e-3)) return -1;
+            window.replay.render(k); return k;
+        """, t0, t1))
+
+    def trace(self, name: str) -> dict[str, Any]:
+        """A trace of the page's figure as drawn now: its points, texts and hovers."""
+        return self.js("""
+            var gd = document.getElementById('map'), tr = window.replay.traces[arguments[0]];
+            var d = gd.data[tr];
+            return {x: d.x, y: d.y, text: d.text || [], hover: d.hovertext || [],
+                    svg: traceNode(gd, tr) ? traceNode(gd, tr).querySelectorAll('path').length : 0};
+        """, name)
+
+    def hover(self, name: str, point: int) -> str:
+        """Raise Plotly's hover box on a point of a trace, as the mouse would; its text."""
+        return str(self.js("""
+            var gd = document.getElementById('map'), i = window.replay.traces[arguments[0]];
+            Plotly.Fx.hover(gd, [{curveNumber: i, pointNumber: arguments[1]}]);
+            var box = gd.querySelector('.hoverlayer');
+            return box ? box.textContent : '';
+        """, name, point))
 
     def clock(self) -> str:
         return str(self.js("return document.getElementById('clock').textContent"))
@@ -214,7 +263,7 @@ def test_coastline_and_ships_are_drawn(driver: webdriver.Chrome, goeben_replay: 
     tr = page.js("return window.replay.traces")
     drawn = page.js("""
         var gd = document.getElementById('map'), tr = arguments[0];
-        var land = gd.data[0], ships = gd.data[tr.ships];
+        var land = gd.data[tr.land], ships = gd.data[tr.ships];
         var fills = Array.prototype.map.call(gd.querySelectorAll('.scatterlayer .js-fill'),
                                              function (p) { return (p.getAttribute('d') || '').length; });
         var points = traceNode(gd, tr.ships).querySelectorAll('path.point').length;
@@ -329,3 +378,166 @@ def test_screenshots_of_first_and_late_frames(driver: webdriver.Chrome, goeben_r
     for path in (first, late):
         assert path.stat().st_size > 50_000
     assert page.console_errors() == []
+
+
+# ------------------------------------------------------------------------------------ what each side saw and said
+
+INTEL_DATA_JS = "return JSON.parse(document.getElementById('replay-data').textContent)"
+
+
+def _sight_line_drawn(page: Page) -> str:
+    """Render a frame inside the first contact that lasts, and check its line and mark; the mark's hover."""
+    data = page.js(INTEL_DATA_JS)
+    c = data["intel"]["contacts"]
+    segments = sorted(range(len(c["t0"])), key=lambda i: c["t0"][i])
+    k = -1
+    for i in segments:
+        k = page.frame_inside(c["t0"][i], c["t1"][i])
+        if k >= 0:
+            break
+    assert k >= 0, "no frame falls inside any contact"
+    level = c["level"][i]
+    line = page.js("var gd = document.getElementById('map'); return gd.data[window.replay.traces.sight[arguments[0]]];",
+                   level)
+    assert len(line["x"]) >= 3 and None in line["x"]  # observer, target, gap
+    marks = page.trace("sight_marks")
+    assert marks["x"] and marks["svg"] >= 1
+    names = data["intel"]["s"]
+    text = page.hover("sight_marks", 0)  # the first contact in sight now (perhaps another pair's)
+    assert "in sight" in text and any(names[c["on"][j]] in text for j in segments)
+    return text
+
+
+def _message_line_drawn(page: Page) -> tuple[int, str]:
+    data = page.js(INTEL_DATA_JS)
+    m = data["intel"]["messages"]
+    k = -1
+    for i in range(len(m["t0"])):
+        if m["state"][i] == 0:
+            k = page.frame_inside(m["t0"][i], m["t1"][i])
+            if k >= 0:
+                break
+    assert k >= 0, "no frame falls inside any message's journey"
+    lines, marks = page.trace("msg_lines"), page.trace("msg_marks")
+    assert len(lines["x"]) >= 3 and lines["svg"] >= 1
+    assert marks["text"] and all("min" in t or t.endswith(" h") for t in marks["text"])
+    return i, page.hover("msg_marks", 0)
+
+
+def test_a_sighting_draws_a_line_from_observer_to_target(driver: webdriver.Chrome, intel_replay: Path,
+                                                        goeben_replay: Path) -> None:
+    page = Page(driver, intel_replay)
+    text = _sight_line_drawn(page)
+    assert "nm, bearing" in text and "in contact for" in text
+    page.set_view("Entente's picture")  # the truth's lines are not part of a side's picture
+    assert page.trace("sight_marks")["x"] == []
+    assert page.console_errors() == []
+    flagship = Page(driver, goeben_replay)
+    if flagship.js(INTEL_DATA_JS)["intel"]["contacts"]["t0"]:
+        _sight_line_drawn(flagship)
+    assert flagship.console_errors() == []
+
+
+def test_a_message_draws_a_line_from_sender_to_receiver(driver: webdriver.Chrome, intel_replay: Path) -> None:
+    page = Page(driver, intel_replay)
+    data = page.js(INTEL_DATA_JS)
+    i, text = _message_line_drawn(page)
+    m, names = data["intel"]["messages"], data["intel"]["s"]
+    assert f"{m['id'][i]}: {names[m['snd'][i]]} → {names[m['rcv'][i]]}" in text
+    assert "on its way for" in text and "sent " in text and "received " in text
+    # the Admiralty's orders: the scenario's text shows as text in the hover and the panel, and runs nothing
+    k = page.frame_inside(m["t0"][0], m["t1"][0])
+    assert k >= 0
+    marks = page.trace("msg_marks")
+    j = next(n for n, h in enumerate(marks["hover"]) if "M0001" in h)
+    assert INTEL_ORDER_TEXT in page.hover("msg_marks", j)
+    panel = page.js("return document.getElementById('events').textContent")
+    assert f"Admiralty → Milne: '{INTEL_ORDER_TEXT}' (received " in panel
+    assert page.js("return document.querySelectorAll('#events b, #events script').length") == 0
+    assert page.no_alert()
+    assert page.console_errors() == []
+
+
+def test_a_sides_picture_shows_its_ships_and_the_enemy_as_last_known(driver: webdriver.Chrome,
+                                                                    intel_replay: Path) -> None:
+    from campaign.output.replay import GHOST_GREY, SIDE_COLOURS
+
+    page = Page(driver, intel_replay)
+    views = page.js("return Array.from(document.querySelectorAll('#view option'), o => o.textContent)")
+    assert views == ["Truth", "Central Powers' picture", "Entente's picture"]
+    data = page.js(INTEL_DATA_JS)
+    names = data["intel"]["s"]
+    entente = data["intel"]["pictures"][str([s["name"] for s in data["sides"]].index("Entente"))]
+    # half an hour after Milne first heard of the enemy from Gloucester
+    first = min(t for t, n in zip(entente["t"], entente["node"]) if names[n] == "Milne")
+    k = page.render_at(first + 30)
+    truth = page.trace("ships")
+    colours = page.js("return document.getElementById('map').data[window.replay.traces.ships].marker.color")
+    assert SIDE_COLOURS[0] in colours and SIDE_COLOURS[1] in colours  # both sides, where they are
+    assert page.trace("ghosts")["x"] == []
+
+    page.set_view("Entente's picture")
+    assert page.js("return window.replay.current()") == k
+    assert page.js("return document.getElementById('map').getAttribute('data-view')") == "2"
+    assert "Entente" in page.js("return document.getElementById('view-note').textContent")
+    colours = page.js("return document.getElementById('map').data[window.replay.traces.ships].marker.color")
+    assert set(colours) == {SIDE_COLOURS[1]}  # only its own ships ...
+    ghosts = page.trace("ghosts")
+    assert ghosts["x"] and ghosts["svg"] >= 1  # ... and the enemy as a ghost where it was last reported
+    ghost_colours = page.js("return document.getElementById('map').data[window.replay.traces.ghosts].marker.color")
+    assert set(ghost_colours) <= {SIDE_COLOURS[0], GHOST_GREY}
+    symbols = page.js("return document.getElementById('map').data[window.replay.traces.ghosts].marker.symbol")
+    assert all(sym.endswith("-open") for sym in symbols)
+    text = page.hover("ghosts", 0)
+    assert re.search(r"seen (\d+ h )?\d+ min ago", text) and "Gloucester" in text
+    assert "could be anywhere within" in text
+    assert len(page.trace("doubt")["x"]) > 40  # the circle of doubt
+    # the ghost is not where the enemy truly is: it is where he was reported, reckoned on
+    assert len(truth["x"]) > len(page.trace("ships")["x"])
+
+    page.set_view("Central Powers' picture")
+    colours = page.js("return document.getElementById('map').data[window.replay.traces.ships].marker.color")
+    assert set(colours) == {SIDE_COLOURS[0]}
+    cp = data["intel"]["pictures"][str([s["name"] for s in data["sides"]].index("Central Powers"))]
+    heard = [t for t, lv in zip(cp["t"], cp["level"]) if names[lv] == "intercept"]
+    page.render_at(heard[0] + 10)
+    areas, labels = page.trace("areas"), page.trace("area_labels")
+    assert len(areas["x"]) > 4 and labels["text"] and "wireless heard" in labels["text"][0]
+    assert "no more than the sea and area" in page.hover("area_labels", 0)
+
+    page.set_view("Truth")
+    assert page.trace("ghosts")["x"] == [] and page.trace("areas")["x"] == []
+    assert page.console_errors() == []
+    assert page.network_requests() == []
+
+
+def _picture_time(data: dict[str, Any], side: str) -> float:
+    """A moment worth a screenshot of a side's picture: two hours after its freshest report of a recognised
+    enemy (else of any), so that the ghost has been reckoned on and its doubt has grown."""
+    names = data["intel"]["s"]
+    s = [x["name"] for x in data["sides"]].index(side)
+    P = data["intel"]["pictures"].get(str(s))
+    if not P or not P["t"]:
+        return data["frames"]["t"][len(data["frames"]["t"]) // 2]
+    known = [t for t, lv in zip(P["t"], P["level"]) if names[lv] == "recognised"] or P["t"]
+    return known[len(known) // 2] + 120
+
+
+def test_screenshots_of_a_sides_picture(driver: webdriver.Chrome, goeben_replay: Path, intel_replay: Path) -> None:
+    """Saved for people to look at: the Entente's picture of the flagship run, and of the morning off Sicily."""
+    shots = OUTPUT_DIR / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    saved = []
+    for path, name, zoom in ((goeben_replay, "replay_picture_entente.png", None),
+                             (intel_replay, "replay_picture_intel.png", None)):
+        page = Page(driver, path)
+        data = page.js(INTEL_DATA_JS)
+        page.set_view("Entente's picture")
+        page.render_at(_picture_time(data, "Entente"))
+        time.sleep(0.3)
+        out = shots / name
+        assert driver.save_screenshot(str(out))
+        saved.append(out)
+        assert page.console_errors() == []
+    for out in saved:
+        assert out.stat().st_size > 50_000

@@ -76,3 +76,15 @@ def test_write_all_is_all_or_nothing(tmp_path) -> None:
     assert list((tmp_path / "out").iterdir()) == []
     written = files.write_all(tmp_path / "out", {"a.txt": good})
     assert [p.name for p in written] == ["a.txt"] and json.dumps(written[0].read_text()) == '"ok"'
+
+
+def test_a_force_still_under_way_at_the_end_is_tracked_to_the_last_instant(write_scenario) -> None:
+    path = write_scenario(scenario_dict(
+        [{"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": "Valletta",
+          "orders": [{"do": "sail", "to": "Alexandria", "speed": 12}]}],
+        start="1914-08-02T00:00Z", end="1914-08-02T12:00Z"))
+    r = run(load_scenario(path))
+    end = [e for e in r.events if e["type"] == "end"][0]
+    assert end["status"] == "underway" and end["speed_kn"] == 12.0
+    assert end["run_nm"] == pytest.approx(12.0 * 12.0, rel=1e-6)
+    assert float(r.tracks.speed_kn.values[-1, 0]) == 12.0

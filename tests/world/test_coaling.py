@@ -95,6 +95,9 @@ def collier_scenario(cargo_t, warships, collier_orders=None, **extra):
     for name, coal_t in warships:
         forces.append({"name": name, "side": "Central Powers", "ships": [name], "start": "Denusa anchorage",
                        "coal_t": coal_t, "orders": [{"do": "coal_from_collier", "collier": "Bogadir"}]})
+    # A calm sea, so that a collier can lie alongside at the open anchorage whatever the stochastic
+    # weather would be (coaling at sea and its weather: tests/world/test_weather_effects.py).
+    extra.setdefault("weather", {"script": [{"start": "1914-08-02T00:00Z", "region": "all", "state": 0}]})
     return scenario_dict(forces, **extra)
 
 
