@@ -468,6 +468,11 @@ class CommandRuntime:
             d = self._watch_if_barred(node, force, d)
             orders = self._at_sea(force, d.orders)
             if orders is None:
+                # Nowhere better to go just now (he is at the nearest water he may use): he holds on and
+                # looks again at his next review.
+                if d.mode.split(" ")[0] in DOCTRINE_MODES:
+                    node.mode = d.mode
+                    self._schedule_review(node)
                 return
             d = doctrine.Steer(orders, d.mode, d.reason)
             if not self._may_steer(node, now):
