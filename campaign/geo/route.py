@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
 from campaign.geo import earth
+
+# Routes remembered by their points (a campaign's replicates plan the same legs again and again).
+ROUTES_KEPT = 4096
 
 
 def along(lats: np.ndarray, lons: np.ndarray, dists_nm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -58,16 +63,82 @@ class Route:
 
     @classmethod
     def through(cls, lats: npt.ArrayLike, lons: npt.ArrayLike, passages: tuple[str, ...] = ()) -> Route:
-        """The route through the given points, with its cumulative geodesic distances."""
-        la = np.asarray(lats, dtype=float)
-        lo = np.asarray(lons, dtype=float)
+        """The route through the given points, with its cumulative geodesic distances.
+
+        Equal points give the same (immutable) object, also from one run to the next, so that what is
+        worked out once about a route (its legs, the lines it draws, where it crosses a region) is
+        worked out once for a batch of replicates.
+        """
+        la = tuple(np.asarray(lats, dtype=float).reshape(-1).tolist())
+        lo = tuple(np.asarray(lons, dtype=float).reshape(-1).tolist())
+        if cls is not Route:
+            return cls._build(la, lo, tuple(passages))
+        return _through(la, lo, tuple(passages))
+
+    @classmethod
+    def _build(cls, lats: tuple[float, ...], lons: tuple[float, ...], passages: tuple[str, ...]) -> Route:
+        la, lo = np.asarray(lats, dtype=float), np.asarray(lons, dtype=float)
         if la.size > 1:
             az, seg = earth.inverse(la[:-1], lo[:-1], la[1:], lo[1:])
         else:
             az, seg = np.zeros(0), np.zeros(0)
         cum = np.concatenate([[0.0], np.cumsum(np.atleast_1d(seg))])
-        return cls(tuple(la.tolist()), tuple(lo.tolist()), tuple(cum.tolist()), passages,
-                   tuple(np.atleast_1d(az).tolist()))
+        return cls(lats, lons, tuple(cum.tolist()), passages, tuple(np.atleast_1d(az).tolist()))
+
+    @cached_property
+    def _legs(self) -> tuple[tuple[float, ...], np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+        """(initial azimuth of each leg; as arrays: cumulative distances, start lats, lons, azimuths;
+        whether any leg has no length)."""
+        az = self.azimuths
+        if len(az) != len(self.lats) - 1:
+            a, _ = earth.inverse(np.asarray(self.lats[:-1]), np.asarray(self.lons[:-1]),
+                                 np.asarray(self.lats[1:]), np.asarray(self.lons[1:]))
+            az = tuple(np.atleast_1d(a).tolist())
+        cum = self.cum_nm
+        empty = any(cum[i + 1] - cum[i] <= 0.0 for i in range(len(cum) - 1))
+        return (az, np.asarray(cum), np.asarray(self.lats[:-1]), np.asarray(self.lons[:-1]),
+                np.asarray(az), empty)
+
+    def _leg_index(self, d: float) -> int:
+        """The leg that holds distance ``d`` (in [0, length]), passing over legs of no length."""
+        cum = self.cum_nm
+        last = len(cum) - 2
+        i = bisect.bisect_right(cum, d) - 1
+        if i > last:
+            i = last
+        elif i < 0:
+            i = 0
+        if self._legs[5]:
+            while i < last and cum[i + 1] - cum[i] <= 0.0:
+                i += 1
+        return i
+
+    def latlon_at(self, dist_nm: float) -> tuple[float, float]:
+        """(lat, lon) after ``dist_nm`` along the route (clamped to its ends): ``position_at`` without the
+        course, for hot paths (sighting)."""
+        cum = self.cum_nm
+        if len(cum) < 2 or cum[-1] <= 0.0:
+            return self.lats[0], self.lons[0]
+        d = min(cum[-1], dist_nm)
+        d = max(d, 0.0)
+        i = self._leg_index(d)
+        lon, lat, _ = earth.WGS84.fwd(self.lons[i], self.lats[i], self._legs[0][i], (d - cum[i]) * earth.M_PER_NM)
+        return lat, lon
+
+    def latlons_at(self, dists_nm: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """(lats, lons) at many distances along the route at once: ``positions_at`` without the courses,
+        each point one forward geodesic from its leg's start (the same as ``latlon_at``)."""
+        d = np.atleast_1d(np.asarray(dists_nm, dtype=float))
+        cum = self.cum_nm
+        if len(cum) < 2 or cum[-1] <= 0.0:
+            return np.full(d.shape, self.lats[0]), np.full(d.shape, self.lons[0])
+        _, cum_a, lat_a, lon_a, az_a, empty = self._legs
+        d = np.clip(d, 0.0, cum[-1])
+        i = np.clip(np.searchsorted(cum_a, d, side="right") - 1, 0, len(cum) - 2)
+        if empty:  # legs of no length: step over them as latlon_at does
+            i = np.array([self._leg_index(float(x)) for x in d], dtype=np.int64)
+        lon, lat, _ = earth.WGS84.fwd(lon_a[i], lat_a[i], az_a[i], (d - cum_a[i]) * earth.M_PER_NM)
+        return np.asarray(lat), np.asarray(lon)
 
     def positions_at(self, dists_nm: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(lats, lons, courses) at many distances along the route at once (vectorised)."""
@@ -79,12 +150,13 @@ class Route:
         if len(cum) < 2 or cum[-1] <= 0.0:
             return self.lats[0], self.lons[0], 0.0
         d = min(max(dist_nm, 0.0), cum[-1])
-        i = bisect.bisect_right(cum, d) - 1
-        i = min(max(i, 0), len(cum) - 2)
-        while i < len(cum) - 2 and cum[i + 1] - cum[i] <= 0.0:
-            i += 1
-        az = self.azimuths[i] if self.azimuths else earth.bearing_deg(
-            self.lats[i], self.lons[i], self.lats[i + 1], self.lons[i + 1])
+        i = self._leg_index(d)
+        az = self._legs[0][i]
         # One scalar call on the hot path: the course there is the back azimuth turned round.
         lon, lat, back = earth.WGS84.fwd(self.lons[i], self.lats[i], az, (d - cum[i]) * earth.M_PER_NM)
         return float(lat), float(lon), float((back + 180.0) % 360.0)
+
+
+@functools.lru_cache(maxsize=ROUTES_KEPT)
+def _through(lats: tuple[float, ...], lons: tuple[float, ...], passages: tuple[str, ...]) -> Route:
+    return Route._build(lats, lons, passages)

@@ -1,21 +1,40 @@
 """Light and weather as an observer meets them: what the sighting model asks of the world.
 
 ``WorldConditions`` joins the light (``campaign.world.light``: sun and moon at a place and time) and the
-weather (``campaign.world.weather``: six-hour periods by region) behind the three questions the sighting
-model asks — the light and the visibility at a place and time, and when, along a force's motion,
-either may change. ``ClearDay`` answers "always clear daylight", for tests of geometry alone.
+weather (``campaign.world.weather``: six-hour periods by region) behind the questions the sighting
+model asks — the light and the visibility at a place and time, when, along a force's motion, either may
+change, and what they are along it between two changes. ``ClearDay`` answers "always clear daylight",
+for tests of geometry alone.
+
+Along a motion (an immutable plan) the conditions change at three kinds of instant, each found once:
+
+* the light's changes, found in stretches of :data:`STRETCH_MIN` laid from the motion's start, each
+  sampled in one vectorised sweep of the track (``light.sample_along``) and each change solved where
+  the samples differ, when first needed (``light.solve_bracket``). A stretch depends on nothing but the
+  motion's geometry and the clock, so stretches are remembered across runs (:func:`_light_stretch`): a
+  thousand replicates of a scenario whose forces keep their plans find each sunset once;
+* the weather's period boundaries and script edges (the same for every force of a run);
+* the times the track crosses from one weather region into another (a function of the route alone,
+  remembered across runs as distances along it: :func:`_route_crossings_nm`).
+
+Between two consecutive instants of these the light state and the visibility along the motion are
+constant, and :meth:`WorldConditions.along` reads them once per interval.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TYPE_CHECKING
+import bisect
+import functools
+import math
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
 
-from campaign.geo import earth
+from campaign.geo.route import Route
 from campaign.world.clock import Clock
+from campaign.world.light import STATES
 from campaign.world.motion import Motion
 
 if TYPE_CHECKING:
@@ -23,13 +42,16 @@ if TYPE_CHECKING:
     from campaign.world.world import World
 
 
-# How far ahead the changes along a motion are searched at a time, minutes, and how many motions'
-# changes are remembered (a run has a few hundred).
-EXTEND_MIN = 360.0
+# The light along a motion is searched in stretches of this many minutes laid from the motion's start.
+STRETCH_MIN = 360.0
 # Spacing of the points that trace a route's geodesics when finding where it crosses a weather
 # region's edge, nm (a straight line in lon/lat strays from a 5-nm geodesic by metres).
 CROSSING_SPACING_NM = 5.0
+# Motions remembered by one run's conditions before the memo is cleared (a run has a few hundred).
 MEMO_SIZE = 4096
+# Light stretches and route crossings remembered across runs (pure functions of their arguments).
+LIGHT_STRETCHES_KEPT = 16384
+ROUTES_KEPT = 4096
 
 
 class ClearDay:
@@ -45,110 +67,260 @@ class ClearDay:
         return None
 
 
+class LightStretch:
+    """The light along a motion over one stretch, [start, start + :data:`STRETCH_MIN`]: sampled every
+    ``light.SEARCH_STEP`` in one vectorised sweep when made; the changes between two samples that
+    differ are solved when first needed (a motion that lives ten minutes needs none of its evening's).
+
+    What it holds is a pure function of the clock's start, the motion's geometry and the stretch, so
+    one object may serve every run that makes the same plan (:func:`_light_stretch`).
+    """
+
+    __slots__ = ("codes", "motion", "solved", "start", "step", "t0_utc", "times")
+
+    def __init__(self, start_utc: datetime, motion: Motion, start_min: float) -> None:
+        from campaign.world.light import SEARCH_STEP, sample_along
+
+        self.motion, self.start = motion, start_min
+        self.t0_utc = start_utc + timedelta(minutes=start_min)
+        self.step = SEARCH_STEP.total_seconds() / 60.0
+        xs, codes = sample_along(lambda xs: motion.positions(start_min + xs / 60.0), self.t0_utc,
+                                 STRETCH_MIN * 60.0)
+        self.times: list[float] = (start_min + xs / 60.0).tolist()
+        self.codes: list[int] = codes.tolist()
+        self.solved: dict[int, list[tuple[float, int]]] = {}
+
+    def _bracket(self, t: float) -> int:
+        """The step [times[j], times[j + 1]] that holds t (clamped to the stretch)."""
+        return min(max(int((t - self.start) // self.step), 0), len(self.codes) - 2)
+
+    def _changes(self, j: int) -> list[tuple[float, int]]:
+        """(t_min, new state index) of every change between samples j and j + 1 (none if they agree)."""
+        ch = self.solved.get(j)
+        if ch is None:
+            from campaign.world.light import solve_bracket
+
+            codes, start = self.codes, self.start
+            ch = []
+            if codes[j] != codes[j + 1]:
+                def where(x: float) -> tuple[float, float]:
+                    return self.motion.position(start + x / 60.0)
+
+                a, b = (self.times[j] - start) * 60.0, (self.times[j + 1] - start) * 60.0
+                ch = [(start + x / 60.0, st) for x, st in
+                      solve_bracket(where, self.t0_utc, a, b, codes[j], codes[j + 1])]
+            self.solved[j] = ch
+        return ch
+
+    def state(self, t: float) -> tuple[int, float, float]:
+        """(state index at t, from, to): the state, and a span of time around t (within this stretch)
+        over which it holds. The span may fall short of the neighbouring changes when finding them
+        would mean solving a step that nothing has asked about yet."""
+        codes, times = self.codes, self.times
+        j = self._bracket(t)
+        state, lo, hi = codes[j], None, None
+        for c, st in self._changes(j):
+            if c > t:
+                hi = c
+                break
+            state, lo = st, c
+        if lo is None:
+            lo = self.start
+            for jj in range(j - 1, -1, -1):
+                if codes[jj] != codes[jj + 1]:
+                    lo = times[jj + 1]
+                    break
+        if hi is None:
+            hi = times[-1]
+            for jj in range(j + 1, len(codes) - 1):
+                if codes[jj] != codes[jj + 1]:
+                    hi = times[jj]
+                    break
+        return state, lo, hi
+
+    def next_change(self, t: float, t1: float) -> float:
+        """The first change after t and before t1 in this stretch (inf if none)."""
+        for j in range(self._bracket(t), len(self.codes) - 1):
+            if self.times[j] >= t1:
+                break
+            if self.codes[j] != self.codes[j + 1]:
+                for c, _ in self._changes(j):
+                    if c > t:
+                        return c
+        return math.inf
+
+
+@functools.lru_cache(maxsize=LIGHT_STRETCHES_KEPT)
+def _light_stretch(start_utc: datetime, motion: Motion, k: int) -> LightStretch:
+    """The ``k``-th light stretch of ``motion`` (its geometry: ``Motion.geometry``), from t0 + k S with
+    S = :data:`STRETCH_MIN`, kept across runs."""
+    return LightStretch(start_utc, motion, motion.t0_min + k * STRETCH_MIN)
+
+
+@functools.lru_cache(maxsize=ROUTES_KEPT)
+def _route_crossings_nm(route: Route, boundaries: tuple[Any, ...]) -> tuple[float, ...]:
+    """Distances along ``route``, nm, at which it crosses one of the region ``boundaries`` (shapely
+    geometries in lon/lat), ascending. A pure function of the route and the regions."""
+    # The geodesic legs, densified so that a straight line in lon/lat follows them to metres (points
+    # every CROSSING_SPACING_NM or closer along each leg, all in one vectorised call).
+    cum_legs = np.asarray(route.cum_nm)
+    if len(cum_legs) < 2:
+        return ()
+    parts = []
+    for i in range(len(cum_legs) - 1):
+        n = max(2, math.ceil((cum_legs[i + 1] - cum_legs[i]) / CROSSING_SPACING_NM) + 1)
+        parts.append(np.linspace(cum_legs[i], cum_legs[i + 1], n)[1 if parts else 0:])
+    cum = np.concatenate(parts)
+    lats, lons = route.latlons_at(cum)
+    if len(lats) < 2:
+        return ()
+    line = shapely.LineString(np.column_stack([lons, lats]))
+    seg_len = np.hypot(np.diff(lons), np.diff(lats))
+    seg_cum = np.concatenate([[0.0], np.cumsum(seg_len)])
+    out = []
+    x0, y0, x1, y1 = line.bounds
+    for boundary in boundaries:
+        bx0, by0, bx1, by1 = boundary.bounds
+        if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
+            continue  # the boxes do not meet: no crossing
+        for pt in shapely.get_parts(line.intersection(boundary)):
+            if pt.geom_type != "Point":
+                continue
+            out.append(float(np.interp(line.project(pt), seg_cum, cum)))
+    return tuple(sorted(out))
+
+
+class _Track:
+    """What one run's conditions know along one motion: the light stretches fetched so far, the times
+    it crosses from one weather region into another, the region between two crossings, and the last
+    interval of constant conditions asked about."""
+
+    __slots__ = ("crossings", "geometry", "last", "motion", "regions", "stretches")
+
+    def __init__(self, motion: Motion, crossings: tuple[float, ...]) -> None:
+        self.motion = motion
+        self.geometry = motion.geometry
+        self.stretches: dict[int, LightStretch] = {}
+        self.crossings = crossings  # times, ascending
+        self.regions: dict[int, tuple[str, float, float]] = {}  # crossing interval -> (region, lat, lon)
+        self.last: tuple[float, float, tuple[str, float]] | None = None  # (from, to, (light, visibility))
+
+
 class WorldConditions:
     """The real sun and moon, and the scenario's weather."""
 
-    def __init__(self, clock: Clock, weather: "Weather") -> None:
+    def __init__(self, clock: Clock, weather: Weather) -> None:
+        from campaign.world.light import _ephem_date
+
         self.clock = clock
         self.weather = weather
-        # id(motion) -> (motion, change times found so far, time searched to): see next_change.
-        self._memo: dict = {}
+        self._date0 = _ephem_date(clock.start_utc)  # ephem's date of t_min = 0
+        # Period boundaries and script edges, t_min ascending: where the weather may change anywhere.
+        w_changes = weather.changes(weather.first - weather.period, weather.last_end + weather.period)
+        self._weather_t = [clock.t_min(t) for t in w_changes]
+        self._boundaries = tuple(r.geometry.boundary for r in weather.params.regions)
+        # id(motion) -> _Track (the motion is held, so its id cannot be reused while it is remembered).
+        self._memo: dict[int, _Track] = {}
+        self._visibility: dict[tuple[int, str], float] = {}  # (weather interval, region) -> factor
+
+    # -- at a place ---------------------------------------------------------------------------------
 
     def light(self, lat: float, lon: float, t_min: float) -> str:
-        from campaign.world.light import light_at
+        from campaign.world.light import state_at_date
 
-        return light_at(lat, lon, self.clock.utc(t_min)).state
+        return state_at_date(float(lat), float(lon), self._date0 + t_min / 1440.0)
 
     def visibility(self, lat: float, lon: float, t_min: float) -> float:
         from campaign.world.weather import visibility_factor
 
         return visibility_factor(self.weather.at(lat, lon, self.clock.utc(t_min)))
 
+    # -- along a motion -----------------------------------------------------------------------------
+
+    def _track(self, motion: Motion) -> _Track:
+        tr = self._memo.get(id(motion))
+        if tr is None or tr.motion is not motion:
+            if len(self._memo) > MEMO_SIZE:
+                self._memo.clear()
+            tr = self._memo[id(motion)] = _Track(motion, self._crossings(motion))
+        return tr
+
+    def _stretch(self, tr: _Track, k: int) -> LightStretch:
+        s = tr.stretches.get(k)
+        if s is None:
+            s = tr.stretches[k] = _light_stretch(self.clock.start_utc, tr.geometry, k)
+        return s
+
+    def _next_light(self, tr: _Track, t0: float, t1: float) -> float:
+        """The first light change along the track after t0, or inf if none before t1."""
+        start = tr.motion.t0_min
+        k = math.floor((t0 - start) / STRETCH_MIN)
+        while start + k * STRETCH_MIN < t1:
+            c = self._stretch(tr, k).next_change(t0, t1)
+            if c < math.inf:
+                return c
+            k += 1
+        return math.inf
+
     def next_change(self, motion: Motion, t0: float, t1: float) -> float | None:
         """The first time in (t0, t1) where the light or the weather at a force on ``motion`` may change.
 
-        The changes along a motion are found once, forward from its start, and kept (a motion is an
-        immutable plan): the sighting model asks about the same motion window after window.
+        The changes along a motion are found once and kept (a motion is an immutable plan): the
+        sighting model asks about the same motion window after window.
         """
         if t1 <= t0:
             return None
-        memo = self._memo.get(id(motion))
-        if memo is None or memo[0] is not motion:
-            if len(self._memo) > MEMO_SIZE:
-                self._memo.clear()
-            memo = (motion, [], [max(motion.t0_min, 0.0)])
-            self._memo[id(motion)] = memo
-        _, times, done = memo
-        while True:
-            later = [x for x in times if x > t0]
-            if later and later[0] < t1:
-                return later[0]
-            if done[0] >= t1:
-                return None
-            # Extend the list by one stretch: up to the next change found, or a day further on.
-            a = max(done[0], t0) if not times else done[0]
-            b = max(t1, a + EXTEND_MIN)
-            nxt = self._first_change(motion, a, b)
-            if nxt is None:
-                done[0] = b
-            else:
-                times.append(nxt)
-                done[0] = nxt
+        tr = self._track(motion)
+        best = self._next_light(tr, t0, t1)
+        for times in (self._weather_t, tr.crossings):
+            i = bisect.bisect_right(times, t0)
+            if i < len(times) and times[i] < best:
+                best = times[i]
+        return best if best < t1 else None
 
-    def _first_change(self, motion: Motion, t0: float, t1: float) -> float | None:
-        from campaign.world.light import next_change_along
-
-        start, end = self.clock.utc(t0), self.clock.utc(t1)
-
-        def where(when: datetime) -> tuple[float, float]:
-            return motion.position(self.clock.t_min(when))
-
-        found = []
-        light = next_change_along(where, start, end)
-        if light is not None:
-            found.append(self.clock.t_min(light))
-        # Weather changes at six-hour boundaries and script edges, and where the track crosses into
-        # another region: look no further than the light's next change (or the window's end).
-        horizon = min(found + [t1])
-        found += [self.clock.t_min(w) for w in self.weather.changes(start, self.clock.utc(horizon))]
-        found += self._crossings(motion)
-        inside = [x for x in found if t0 < x < t1]
-        return min(inside) if inside else None
-
-    def _crossings(self, motion: Motion) -> list[float]:
-        """Times at which a force on ``motion`` crosses from one weather region into another."""
-        if motion.route is None or motion.speed_kn <= 0:
-            return []
-        key = ("crossings", id(motion))
-        hit = self._memo.get(key)
-        if hit is not None and hit[0] is motion:
-            return hit[1]
-        # The geodesic legs, densified so that a straight line in lon/lat follows them to metres.
-        parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        route = motion.route
-        for i in range(len(route.lats) - 1):
-            la, lo = earth.points_along(route.lats[i], route.lons[i], route.lats[i + 1], route.lons[i + 1],
-                                        spacing_nm=CROSSING_SPACING_NM)
-            d = np.linspace(route.cum_nm[i], route.cum_nm[i + 1], len(la))
-            k = 1 if parts else 0  # each leg starts where the last ended
-            parts.append((la[k:], lo[k:], d[k:]))
-        lats, lons, cum = (np.concatenate([p[j] for p in parts]) for j in range(3))
-        line = shapely.LineString(np.column_stack([lons, lats]))
-        seg_len = np.hypot(np.diff(lons), np.diff(lats))
-        seg_cum = np.concatenate([[0.0], np.cumsum(seg_len)])
-        times = []
-        for region in self.weather.params.regions:
-            hits = shapely.get_parts(line.intersection(region.geometry.boundary))
-            for pt in hits:
-                if pt.geom_type != "Point":
-                    continue
-                s_deg = line.project(pt)
-                d_nm = float(np.interp(s_deg, seg_cum, cum))
-                times.append(motion.t0_min + (d_nm - motion.offset_nm) / motion.speed_kn * 60.0)
-        out = sorted(t for t in times if t >= motion.t0_min)
-        self._memo[key] = (motion, out)
+    def along(self, motion: Motion, t_min: float) -> tuple[str, float]:
+        """(light state, visibility factor) met by a force on ``motion`` at ``t_min``: those of the
+        interval between two of the motion's changes (``next_change``) that holds ``t_min``. The light
+        is the state the change search found; the visibility is read once per interval, at its middle
+        (so that the tolerance of a crossing time never decides it)."""
+        tr = self._track(motion)
+        last = tr.last
+        if last is not None and last[0] <= t_min < last[1]:
+            return last[2]
+        start = motion.t0_min
+        code, lo, hi = self._stretch(tr, math.floor((t_min - start) / STRETCH_MIN)).state(t_min)
+        light = STATES[code]
+        w, c = self._weather_t, tr.crossings
+        iw, ic = bisect.bisect_right(w, t_min), bisect.bisect_right(c, t_min)
+        c_lo = c[ic - 1] if ic > 0 else -math.inf
+        c_hi = c[ic] if ic < len(c) else math.inf
+        where = tr.regions.get(ic)
+        if where is None:
+            # The region is the same all along the stretch between two crossings: read it inside.
+            a = c_lo if ic > 0 else start
+            b = c_hi if ic < len(c) else max(a, motion.end_min) + 1.0
+            lat, lon = motion.position((a + b) / 2.0)
+            where = tr.regions[ic] = (self.weather.params.region_at(lat, lon).name, lat, lon)
+        region, lat, lon = where
+        w_lo = w[iw - 1] if iw > 0 else -math.inf
+        w_hi = w[iw] if iw < len(w) else math.inf
+        vis = self._visibility.get((iw, region))
+        if vis is None:
+            # One weather for a region all through a period: read it at the period's middle.
+            mid = (w_lo + w_hi) / 2.0 if math.isfinite(w_lo) and math.isfinite(w_hi) else t_min
+            vis = self._visibility[(iw, region)] = self.visibility(lat, lon, mid)
+        out = (light, vis)
+        tr.last = (max(lo, w_lo, c_lo), min(hi, w_hi, c_hi), out)
         return out
 
+    def _crossings(self, motion: Motion) -> tuple[float, ...]:
+        """Times at which a force on ``motion`` crosses from one weather region into another."""
+        if motion.route is None or motion.speed_kn <= 0:
+            return ()
+        dists = _route_crossings_nm(motion.route, self._boundaries)
+        times = (motion.t0_min + (d - motion.offset_nm) / motion.speed_kn * 60.0 for d in dists)
+        return tuple(sorted(t for t in times if t >= motion.t0_min))
 
-def default_conditions(world: "World") -> WorldConditions:
+
+def default_conditions(world: World) -> WorldConditions:
     return WorldConditions(world.clock, world.weather)

@@ -197,6 +197,21 @@ def _interp(date: float) -> np.ndarray:
     return t[k] + (t[k + 1] - t[k]) * f
 
 
+def _interp_many(dates: np.ndarray) -> np.ndarray:
+    """Rows of :func:`_interp` for an array of ephem dates (the hour tables touched, stacked, and read
+    with one gather)."""
+    x = np.asarray(dates, dtype=float) * 24.0
+    hours = np.floor(x)
+    pos = (x - hours) * TABLE_SAMPLES
+    k = np.minimum(pos.astype(np.int64), TABLE_SAMPLES - 1)
+    f = (pos - k)[:, None]
+    first = int(hours.min())
+    span = int(hours.max()) - first + 1
+    stacked = np.concatenate([_hour_table(first + h) for h in range(span)])
+    i = (hours.astype(np.int64) - first) * (TABLE_SAMPLES + 1) + k
+    return stacked[i] + (stacked[i + 1] - stacked[i]) * f
+
+
 def _sun_sub(date: float, gast: float | None = None) -> tuple[float, float]:
     """(sub-solar lat, lon) in degrees at ephem ``date`` (interpolated; ``gast`` is not needed)."""
     row = _interp(date)
@@ -331,9 +346,25 @@ class Light:
 def light_at(lat: float, lon: float, when: datetime, rules: LightRules | None = None) -> Light:
     """The light at a place (degrees) and a timezone-aware UTC time (rules: ``data/light.yaml``)."""
     (sun_lat, sun_lon), (moon_lat, moon_lon, parallax, illum) = _sky(_ephem_date(when))
-    sun_alt = altitude_from_subpoint(lat, lon, sun_lat, sun_lon)
-    moon_alt = altitude_from_subpoint(lat, lon, moon_lat, moon_lon, parallax)
+    la, lo = float(lat), float(lon)  # one place: the scalar formula, no arrays
+    sun_alt = _altitude(la, lo, sun_lat, sun_lon, 0.0, _MATH)
+    moon_alt = _altitude(la, lo, moon_lat, moon_lon, parallax, _MATH)
     return Light(STATES[state_code(sun_alt, moon_alt, illum, rules)], sun_alt, moon_alt, illum)
+
+
+def state_at_date(lat: float, lon: float, date: float, rules: LightRules | None = None) -> str:
+    """The state of :func:`light_at` at a place (degrees, floats) and an ephem date (days since
+    1899-12-31 12:00 UT): the scalar hot path of the world's conditions, no datetimes, no arrays."""
+    r = rules or default_light_rules()
+    row = _interp(date)
+    sun_alt = _altitude(lat, lon, float(row[0]), float(row[1]), 0.0, _MATH)
+    if sun_alt >= r.sunrise_alt_deg:
+        return STATES[0]
+    if sun_alt >= r.civil_twilight_alt_deg:
+        return STATES[1]
+    moon_alt = _altitude(lat, lon, float(row[2]), float(row[3]), float(row[4]), _MATH)
+    moonlit = moon_alt >= r.moonrise_alt_deg and float(row[5]) >= r.moonlit_min_illumination
+    return STATES[2] if moonlit else STATES[3]
 
 
 def light_states(lat: npt.ArrayLike, lon: npt.ArrayLike, when: datetime,
@@ -401,6 +432,17 @@ class _Probe:
         return moon_alt - r.moonrise_alt_deg if k == 2 else illum - r.moonlit_min_illumination
 
 
+class _SecondsProbe(_Probe):
+    """A probe whose track is a function of seconds after ``t0`` (no datetimes on the hot path)."""
+
+    def __init__(self, where_s: Callable[[float], Position], t0: datetime, rules: LightRules) -> None:
+        super().__init__(None, None, t0, rules)
+        self.where_s = where_s
+
+    def _where(self, x: float) -> Position:
+        return self.where_s(x)
+
+
 def _refine(probe: _Probe, a: float, b: float, before: int) -> float:
     """The first instant in (a, b] at which the state differs from ``before`` (seconds after t0).
 
@@ -430,6 +472,71 @@ def next_change_along(position_fn: Callable[[datetime], Position], t0: datetime,
     missed; at Mediterranean latitudes they do not occur.
     """
     return _next_change(_Probe(position_fn, None, t0, rules or default_light_rules()), t0, t1, step)
+
+
+def state_codes_along(lats: npt.ArrayLike, lons: npt.ArrayLike, dates: npt.ArrayLike,
+                      rules: LightRules | None = None) -> np.ndarray:
+    """Indices into :data:`STATES` at places and ephem dates taken pairwise (arrays): a track's light
+    in one vectorised sweep (the sub-points interpolated from the same tables as :func:`light_at`)."""
+    r = rules or default_light_rules()
+    rows = _interp_many(np.atleast_1d(np.asarray(dates, dtype=float)))
+    la, lo = np.asarray(lats, dtype=float), np.asarray(lons, dtype=float)
+    sun_alt = _altitude(la, lo, rows[:, 0], rows[:, 1], 0.0, _NUMPY)
+    # The moon's parallax varies from instant to instant: the topocentric correction, vectorised.
+    s = np.clip(np.sin(np.radians(la)) * np.sin(np.radians(rows[:, 2])) + np.cos(np.radians(la))
+                * np.cos(np.radians(rows[:, 2])) * np.cos(np.radians(lo) - np.radians(rows[:, 3])), -1.0, 1.0)
+    moon_alt = np.degrees(np.arctan2(s - np.sin(np.radians(rows[:, 4])), np.sqrt(1.0 - s * s)))
+    return np.asarray(state_code(sun_alt, moon_alt, rows[:, 5], r), dtype=np.int64)
+
+
+def sample_along(where_many: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], t0: datetime,
+                 span_s: float, *, rules: LightRules | None = None,
+                 step: timedelta = SEARCH_STEP) -> tuple[np.ndarray, np.ndarray]:
+    """(xs, states): the light state (index into :data:`STATES`) along a track every ``step`` from ``t0``
+    over ``span_s`` seconds, both ends included, in one vectorised sweep. ``where_many(xs)`` gives the
+    track's (lats, lons) in degrees at ``xs`` seconds after ``t0``. Where two samples differ the state
+    changed between them: :func:`solve_bracket` finds when."""
+    step_s = step.total_seconds()
+    if step_s <= 0.0:
+        raise ValueError("step must be positive")
+    n = max(1, math.ceil(span_s / step_s))
+    xs = np.minimum(np.arange(n + 1) * step_s, span_s)
+    lats, lons = where_many(xs)
+    return xs, state_codes_along(lats, lons, _ephem_date(t0) + xs / _SECONDS_PER_DAY, rules)
+
+
+def solve_bracket(where: Callable[[float], Position], t0: datetime, a: float, b: float, before: int,
+                  end: int, *, rules: LightRules | None = None) -> list[tuple[float, int]]:
+    """Every change of the light state along a track between two samples ``a`` < ``b`` (seconds after
+    ``t0``) at which it was ``before`` and ``end``: [(seconds, new state index), ...]. Each is solved as
+    :func:`next_change_along` solves it (``_refine``: the first instant at which the new state holds),
+    and the bracket is searched again from each change found in it, so that two changes within one step
+    (civil dusk and a moonrise) are both found. ``where(x)`` gives (lat, lon) at ``x`` seconds."""
+    probe = _SecondsProbe(where, t0, rules or default_light_rules())
+    changes: list[tuple[float, int]] = []
+    while before != end:
+        x = _refine(probe, a, b, before)
+        state = probe.state(x) if x < b else end
+        if state == before:  # no threshold crossing changed it before b: the change is at b
+            x, state = b, end
+        changes.append((x, state))
+        before, a = state, x
+    return changes
+
+
+def changes_along(where: Callable[[float], Position],
+                  where_many: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+                  t0: datetime, span_s: float, *, rules: LightRules | None = None,
+                  step: timedelta = SEARCH_STEP) -> tuple[int, list[tuple[float, int]]]:
+    """The light state along a track at ``t0`` and every change of it in (0, ``span_s``] seconds after:
+    (state index at t0, [(seconds, new state index), ...]); :func:`sample_along` brackets the changes,
+    :func:`solve_bracket` solves each bracket."""
+    xs, codes = sample_along(where_many, t0, span_s, rules=rules, step=step)
+    changes: list[tuple[float, int]] = []
+    for j in np.nonzero(codes[1:] != codes[:-1])[0].tolist():
+        changes += solve_bracket(where, t0, float(xs[j]), float(xs[j + 1]), int(codes[j]), int(codes[j + 1]),
+                                 rules=rules)
+    return int(codes[0]), changes
 
 
 def next_change(lat: float, lon: float, t0: datetime, t1: datetime, *, rules: LightRules | None = None,

@@ -7,6 +7,10 @@ prediction made from an older one that it is stale.
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
+import functools
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -29,7 +33,7 @@ class Motion:
     speed_kn: float = 0.0
     offset_nm: float = 0.0  # distance already run along the route at t0
 
-    @property
+    @cached_property
     def end_min(self) -> float:
         """When the leg ends (t0 when there is no leg)."""
         if self.route is None or self.speed_kn <= 0:
@@ -43,20 +47,40 @@ class Motion:
 
     def position(self, t_min: float) -> tuple[float, float]:
         """(lat, lon) at ``t_min`` (degrees)."""
-        if self.route is None:
+        route = self.route
+        if route is None:
             return self.lat, self.lon
-        lat, lon, _ = self.route.position_at(self.dist_at(t_min))
-        return lat, lon
+        dt = t_min - self.t0_min
+        return route.latlon_at(self.offset_nm + self.speed_kn * dt / 60.0 if dt > 0.0 else self.offset_nm)
 
     def positions(self, t_min: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(lats, lons) at many times at once (vectorised)."""
+        """(lats, lons) at many times at once (vectorised; the same points as ``position``)."""
         ts = np.asarray(t_min, dtype=float)
         if self.route is None:
             return np.full(ts.shape, self.lat), np.full(ts.shape, self.lon)
-        d = np.clip(self.offset_nm + self.speed_kn * np.maximum(ts - self.t0_min, 0.0) / 60.0, 0.0,
-                    self.route.length_nm)
-        lat, lon, _ = self.route.positions_at(d)
-        return lat, lon
+        d = self.offset_nm + self.speed_kn * np.maximum(ts - self.t0_min, 0.0) / 60.0
+        lat, lon = self.route.latlons_at(d.reshape(-1))
+        return lat.reshape(ts.shape), lon.reshape(ts.shape)
+
+    def xyz_at(self, t_min: np.ndarray) -> np.ndarray:
+        """Earth-centred (x, y, z) in metres of the force at many times, shape (n, 3): chords between
+        such points are never longer than the geodesics, so they bound distances from below."""
+        lat, lon = self.positions(t_min)
+        return ecef(lat, lon)
+
+    def grid_xyz(self, k0: int, k1: int, step_min: float) -> np.ndarray:
+        """``xyz_at`` at the times k x ``step_min`` for k in [k0, k1), taken from a grid computed once
+        for the motion's whole run (every pair of forces that screens this motion shares it)."""
+        grid = self.__dict__.get("_grid")
+        if grid is None or grid[0] != step_min:
+            grid = (step_min, *_grid(self.geometry, step_min))
+            self.__dict__["_grid"] = grid  # a cache beside the frozen fields, as cached_property keeps
+        _, kmin, xyz = grid
+        if k0 < kmin:
+            return self.xyz_at(np.arange(k0, k1) * step_min)
+        if k1 - kmin <= len(xyz):
+            return xyz[k0 - kmin:k1 - kmin]
+        return xyz[np.minimum(np.arange(k0, k1) - kmin, len(xyz) - 1)]
 
     def speeds(self, t_min: np.ndarray) -> np.ndarray:
         """Speed in knots at many times (the leg's speed until it ends, then nothing)."""
@@ -77,44 +101,107 @@ class Motion:
         times the true one, so two paths farther apart in the plane than a range times that stretch
         never bring the forces within the range.
         """
-        from campaign.geo.land import default_land
-
-        plane = default_land().plane
-        if self.route is None:
-            x, y = plane.to_xy(self.lat, self.lon)
-            return shapely.Point(float(x), float(y))
-        x, y = plane.to_xy(np.asarray(self.route.lats), np.asarray(self.route.lons))
-        return shapely.LineString(np.column_stack([x, y])) if len(x) > 1 else shapely.Point(x[0], y[0])
+        return _plane_path(self.route) if self.route is not None else _plane_point(self.lat, self.lon)
 
     def max_speed(self) -> float:
         return self.speed_kn if self.route is not None else 0.0
 
+    @cached_property
+    def turn_times(self) -> tuple[float, ...]:
+        """Every time at which the force passes a waypoint or stops, ascending (empty when lying still)."""
+        if self.route is None or self.speed_kn <= 0:
+            return ()
+        cum = np.asarray(self.route.cum_nm)
+        times = (self.t0_min + (cum - self.offset_nm) / self.speed_kn * 60.0).tolist()
+        end = self.end_min
+        out = sorted(set(times))
+        if not any(abs(x - end) <= 1e-9 for x in out):
+            out = sorted(out + [end])
+        return tuple(out)
+
     def breakpoints(self, t0: float, t1: float) -> list[float]:
         """Times in (t0, t1) where the force turns (passes a waypoint) or stops: between two of them it
         steams along one geodesic at one speed, or lies still."""
-        if self.route is None or self.speed_kn <= 0:
+        times = self.turn_times
+        if not times:
             return []
-        cum = np.asarray(self.route.cum_nm)
-        times = self.t0_min + (cum - self.offset_nm) / self.speed_kn * 60.0
-        times = times[(times > t0) & (times < t1)]
-        out = times.tolist()
-        end = self.end_min
-        if t0 < end < t1 and (not out or abs(out[-1] - end) > 1e-9):
-            out.append(end)
-        return sorted(set(out))
+        i = bisect.bisect_right(times, t0)
+        j = bisect.bisect_left(times, t1)
+        return list(times[i:j])
+
+    def next_breakpoint(self, t_min: float) -> float:
+        """The first turn or stop after ``t_min`` (inf when there is none)."""
+        times = self.turn_times
+        i = bisect.bisect_right(times, t_min)
+        return times[i] if i < len(times) else math.inf
+
+    @cached_property
+    def geometry(self) -> Motion:
+        """This motion without its version: equal for equal plans, a key for caches shared across runs."""
+        return dataclasses.replace(self, version=0) if self.version != 0 else self
+
+
+# What is worked out from a motion's geometry alone is remembered across runs (replicates of a
+# campaign repeat their plans): this many entries of each kind.
+GEOMETRY_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=GEOMETRY_KEPT)
+def _grid(geometry: Motion, step_min: float) -> tuple[int, np.ndarray]:
+    """(k_first, xyz): ``xyz_at`` at k x ``step_min`` for k from k_first, the first multiple after the
+    motion's start, to the first at or after its end (after which the force lies still)."""
+    kmin = math.floor(geometry.t0_min / step_min) + 1
+    kmax = max(kmin, math.ceil(geometry.end_min / step_min))
+    xyz = geometry.xyz_at(np.arange(kmin, kmax + 1) * step_min)
+    xyz.flags.writeable = False  # shared between runs
+    return kmin, xyz
+
+
+@functools.lru_cache(maxsize=GEOMETRY_KEPT)
+def _plane_path(route: Route) -> shapely.Geometry:
+    from campaign.geo.land import default_land
+
+    x, y = default_land().plane.to_xy(np.asarray(route.lats), np.asarray(route.lons))
+    return shapely.LineString(np.column_stack([x, y])) if len(x) > 1 else shapely.Point(x[0], y[0])
+
+
+@functools.lru_cache(maxsize=GEOMETRY_KEPT)
+def _plane_point(lat: float, lon: float) -> shapely.Geometry:
+    from campaign.geo.land import default_land
+
+    x, y = default_land().plane.to_xy(lat, lon)
+    return shapely.Point(float(x), float(y))
+
+
+def ecef(lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+    """Earth-centred, Earth-fixed (x, y, z) in metres of points on the WGS84 ellipsoid, shape (n, 3)."""
+    a, e2 = earth.WGS84.a, earth.WGS84.es  # the ellipsoid's semi-major axis (m), eccentricity squared
+    phi, lam = np.radians(np.atleast_1d(lat)), np.radians(np.atleast_1d(lon))
+    sin_phi, cos_phi = np.sin(phi), np.cos(phi)
+    n = a / np.sqrt(1.0 - e2 * sin_phi * sin_phi)
+    return np.column_stack((n * cos_phi * np.cos(lam), n * cos_phi * np.sin(lam), n * (1.0 - e2) * sin_phi))
+
+
+def ecef_point(lat: float, lon: float) -> tuple[float, float, float]:
+    """``ecef`` of one point, in plain floats (for hot scalar paths)."""
+    a, e2 = earth.WGS84.a, earth.WGS84.es
+    phi, lam = math.radians(lat), math.radians(lon)
+    sin_phi, cos_phi = math.sin(phi), math.cos(phi)
+    n = a / math.sqrt(1.0 - e2 * sin_phi * sin_phi)
+    return n * cos_phi * math.cos(lam), n * cos_phi * math.sin(lam), n * (1.0 - e2) * sin_phi
 
 
 def distance_nm(a: Motion, b: Motion, t_min: float) -> float:
     """Geodesic distance in nm between two forces at ``t_min``."""
     la, lo = a.position(t_min)
     lb, mb = b.position(t_min)
-    return float(earth.distance_nm(la, lo, lb, mb))
+    return earth.WGS84.inv(float(lo), float(la), float(mb), float(lb))[2] / earth.M_PER_NM
 
 
 def bearing_deg(a: Motion, b: Motion, t_min: float) -> float:
     la, lo = a.position(t_min)
     lb, mb = b.position(t_min)
-    return float(earth.bearing_deg(la, lo, lb, mb))
+    return earth.WGS84.inv(float(lo), float(la), float(mb), float(lb))[0] % 360.0
 
 
 def closing_speed_bound(a: Motion, b: Motion) -> float:

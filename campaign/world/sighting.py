@@ -8,9 +8,14 @@ sight; smoke; ships; recognised) and the time of the next change of that state, 
   still) and the sighting ranges are constant. The distance between them is then, to well within a
   yard, a convex function of time (the norm of an affine function in the gnomonic plane), so the first
   time it falls below a range is found by minimising it over the window and bisecting (Brent) before
-  the minimum, and the first time it rises above a range by bisecting between the window's ends.
-* Far apart, the search jumps ahead by the time the forces need to close to the longest possible
-  range at their combined speed ("conservative advancement"), so distant pairs cost one distance each.
+  the minimum, and the first time it rises above a range by bisecting between the window's ends. Where
+  both lie still the distance is constant and only the breakpoints of the light and weather are walked.
+* Out of sight, the pair is screened first: two paths farther apart than the longest range of all
+  (one vectorised shapely test per motion change, against every other force's path) are skipped; the
+  rest are sampled on a shared 30-minute grid (each motion's grid is computed once and kept, its
+  points Earth-centred so that chords, never longer than the geodesics, bound the distance from
+  below), and only the steps where the forces could close, at their combined speed, to the farthest
+  this target can be seen in any light are searched exactly.
 
 A prediction is made when a force's motion changes (a leg starts, ends or changes speed) and
 scheduled as a SimPy timeout. SimPy cannot cancel a timeout, so each carries the versions of the two
@@ -18,7 +23,10 @@ motions it was made from, and a stale one does nothing when it fires.
 
 Ranges come from ``data/sighting.yaml``: Jane's ranges by light for a capital ship, smoke by day
 (1905 rules, Table I), a size factor, recognition nearer than first sight, and Jane's even chance of
-not sighting until 500 yards nearer (drawn once per approach from the run's "sighting" generator).
+not sighting until 500 yards nearer, thrown once per approach. Each pair throws its own dice, from a
+stream seeded by the run's "sighting" generator and the pair's names: when the search happens to need
+a throw (which depends on how it searches) never changes which approach gets which (and a change to
+one force's plans does not reshuffle the dice of pairs it is not in: DESIGN.md principle 5).
 Detection and recognition are distinct, and each side sights the other independently.
 """
 
@@ -26,9 +34,11 @@ from __future__ import annotations
 
 import functools
 import math
+import zlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import shapely
@@ -39,7 +49,7 @@ from campaign.geo import earth
 from campaign.geo.seagraph import PLANE_STRETCH_MAX
 from campaign.model.ships import Ship
 from campaign.paths import DATA_DIR
-from campaign.world.motion import Motion, bearing_deg, distance_nm
+from campaign.world.motion import Motion, bearing_deg, distance_nm, ecef_point
 
 SIGHTING_FILE = DATA_DIR / "sighting.yaml"
 LIGHTS = ("day", "twilight", "moonlit_night", "dark_night")
@@ -75,7 +85,7 @@ class SightingRules:
     miss_distance_nm: float
 
     @classmethod
-    def load(cls, path: Path = SIGHTING_FILE) -> "SightingRules":
+    def load(cls, path: Path = SIGHTING_FILE) -> SightingRules:
         raw = yaml.safe_load(path.read_text())
         return cls(**{f: raw[f] for f in cls.__dataclass_fields__})
 
@@ -129,6 +139,13 @@ class PairState:
     episode: int = 0
     missed: bool | None = None  # Jane's draw for the current approach, made when first needed
     token: int = 0  # bumped at every new prediction; a firing timeout with an older token is stale
+    key: tuple[str, str] | None = None  # (observer, target), when the model made the state
+    dice: np.random.Generator | None = None  # the pair's own dice for Jane's draws, one per approach
+
+
+def _name_word(name: str) -> int:
+    """A stable 32-bit number for a force's name (Python's ``hash`` of a str changes between runs)."""
+    return zlib.crc32(name.encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -156,7 +173,17 @@ class SightingModel:
         self.motions: dict[str, Motion] = {}
         self.pairs: dict[tuple[str, str], PairState] = {}
         self.r_max = rules.max_range_nm()
+        # Each pair throws its own dice for Jane's draws, from a stream seeded by this run's "sighting"
+        # generator and the pair's names: when, and in what order, the model happens to need a draw
+        # (which depends on how it searches) never changes which approach gets which throw.
+        self._dice_entropy = int(rng.integers(0, 2**63)) if rng is not None else 0
         self.evaluations = 0  # distances computed: the model's cost, for benchmarks
+        # Conditions that know the light and weather along a motion interval by interval (the world's)
+        # answer without a position; others (tests' stand-ins) are asked at the observer's position.
+        self._along = getattr(conditions, "along", None)
+        self._ranges: dict[tuple, Any] = {}  # (ships, light, vis, missed) -> ranges; (ships, "reach") -> nm
+        # The targets' ships, remembered while one prediction is made (no time passes meanwhile).
+        self._ships: dict[str, Sequence[Ship]] | None = None
 
     # -- the world tells the model --------------------------------------------------------------
 
@@ -171,31 +198,85 @@ class SightingModel:
                     st.token += 1
             return
         self.motions[force] = motion
-        for other in list(self.motions):
-            if other == force:
-                continue
+        self._ships = {}
+        try:
+            self._repredict(force, motion)
+        finally:
+            self._ships = None
+
+    def _repredict(self, force: str, motion: Motion) -> None:
+        others = [o for o in self.motions if o != force]
+        # Paths that never come within the longest range cannot bring two forces in sight: one
+        # vectorised test against every other force's path, for both directions of each pair.
+        far = (shapely.distance(motion.path_xy, [self.motions[o].path_xy for o in others])
+               > self.r_max * earth.M_PER_NM * PLANE_STRETCH_MAX) if others else ()
+        for other, is_far in zip(others, far):
             for key in ((force, other), (other, force)):
                 if self.hostile(*key):
-                    self._predict(key)
+                    st = self._state(key)
+                    if is_far and st.level == 0:
+                        st.token += 1  # whatever was predicted from the old motions is stale
+                    else:
+                        self._predict(key, near=not is_far)
 
     # -- ranges ---------------------------------------------------------------------------------
 
+    def _state(self, key: tuple[str, str]) -> PairState:
+        st = self.pairs.get(key)
+        if st is None:
+            st = self.pairs[key] = PairState(key=key)
+        return st
+
     def _missed(self, st: PairState) -> bool:
+        """Jane's even chance of not sighting until 500 yards nearer, thrown once per approach."""
         if st.missed is None:
-            st.missed = bool(self.rng.random() < self.rules.miss_chance)
+            if st.key is None:  # a state the model did not make (tests): the run's generator
+                u = self.rng.random()
+            else:
+                if st.dice is None:
+                    st.dice = np.random.default_rng([self._dice_entropy, *map(_name_word, st.key)])
+                u = st.dice.random()
+            st.missed = bool(u < self.rules.miss_chance)
         return st.missed
+
+    def seen_in(self, key: tuple[str, str], t_min: float) -> tuple[str, float]:
+        """(light, visibility) the observer of ``key`` has at ``t_min``."""
+        obs = self.motions[key[0]]
+        if self._along is not None:
+            return self._along(obs, t_min)
+        lat, lon = obs.position(t_min)
+        return self.conditions.light(lat, lon, t_min), self.conditions.visibility(lat, lon, t_min)
+
+    def _target_ranges(self, target: str, light: str, vis: float, missed: bool) -> tuple[float, float, float]:
+        ships = self._ships.get(target) if self._ships is not None else None
+        if ships is None:
+            ships = self.ships_of(target)
+            if self._ships is not None:
+                self._ships[target] = ships
+        k = (tuple(s.name for s in ships), light, vis, missed)
+        r = self._ranges.get(k)
+        if r is None:
+            r = self._ranges[k] = self.rules.ranges(ships, light, vis, missed)
+        return r
+
+    def _reach(self, target: str) -> float:
+        """The farthest, nm, this target could be seen from at all (the best light, clear weather)."""
+        ships = self._ships.get(target) if self._ships is not None else None
+        if ships is None:
+            ships = self.ships_of(target)
+        k = (tuple(s.name for s in ships), "reach")
+        r = self._ranges.get(k)
+        if r is None:
+            r = self._ranges[k] = max(max(self._target_ranges(target, light, 1.0, False)[:2]) for light in LIGHTS)
+        return r
 
     def both_ranges_at(self, key: tuple[str, str], t_min: float
                        ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
         """The ranges that hold a level, and those at which one is gained (see ``ranges_at``)."""
-        obs = self.motions[key[0]]
-        lat, lon = obs.position(t_min)
-        light = self.conditions.light(lat, lon, t_min)
-        vis = self.conditions.visibility(lat, lon, t_min)
-        st = self.pairs.setdefault(key, PairState())
-        target = self.ships_of(key[1])
-        full = self.rules.ranges(target, light, vis, False)
-        near = self.rules.ranges(target, light, vis, True) if self._missed(st) else full
+        light, vis = self.seen_in(key, t_min)
+        st = self._state(key)
+        full = self._target_ranges(key[1], light, vis, False)
+        near = self._target_ranges(key[1], light, vis, True) if self._missed(st) else full
         return full, near
 
     def ranges_at(self, key: tuple[str, str], t_min: float, *, closing: bool = False
@@ -206,13 +287,10 @@ class SightingModel:
         is *gained* (``closing``) on a missed approach; a level once gained is held to the full range,
         so that a contact does not flicker when the next approach's dice are thrown.
         """
-        obs = self.motions[key[0]]
-        lat, lon = obs.position(t_min)
-        light = self.conditions.light(lat, lon, t_min)
-        vis = self.conditions.visibility(lat, lon, t_min)
-        st = self.pairs.setdefault(key, PairState())
+        light, vis = self.seen_in(key, t_min)
+        st = self._state(key)
         missed = self._missed(st) if closing else False
-        smoke, hull, rec = self.rules.ranges(self.ships_of(key[1]), light, vis, missed)
+        smoke, hull, rec = self._target_ranges(key[1], light, vis, missed)
         return smoke, hull, rec, light, vis
 
     @staticmethod
@@ -250,59 +328,111 @@ class SightingModel:
         self.evaluations += 1
         return distance_nm(a, b, t)
 
-    def next_event(self, key: tuple[str, str], t0: float, t1: float) -> Event | None:
-        """The first time in [t0, t1] at which the pair's level differs from its present one."""
-        st = self.pairs.setdefault(key, PairState())
+    def next_event(self, key: tuple[str, str], t0: float, t1: float, *, near: bool = False) -> Event | None:
+        """The first time in [t0, t1] at which the pair's level differs from its present one.
+
+        ``near``: the caller has found that the two forces' paths come within the longest range.
+        """
+        outer = self._ships is None
+        if outer:
+            self._ships = {}
+        try:
+            return self._next_event(key, t0, t1, near)
+        finally:
+            if outer:
+                self._ships = None
+
+    def _next_event(self, key: tuple[str, str], t0: float, t1: float, near: bool) -> Event | None:
+        st = self._state(key)
         a, b = self.motions[key[0]], self.motions[key[1]]
         if st.level > 0:
             return self._exact(key, a, b, t0, t1)
         # Paths that never come within the longest range cannot bring the forces in sight.
-        if shapely.distance(a.path_xy, b.path_xy) > self.r_max * earth.M_PER_NM * PLANE_STRETCH_MAX:
+        if not near and shapely.distance(a.path_xy, b.path_xy) > self.r_max * earth.M_PER_NM * PLANE_STRETCH_MAX:
             return None
+        reach = self._reach(key[1])
         # Out of sight: screen the whole time both may still move, at a coarse step and in one
-        # vectorised sweep, for the stretches where they could come within the longest range at
-        # all; only those are searched exactly.
+        # vectorised sweep, for the stretches where they could come within that range at all; only
+        # those are searched exactly.
         t = t0
         moving_until = min(max(a.end_min, b.end_min), t1)
         if moving_until > t0:
-            n = max(2, int(math.ceil((moving_until - t0) / SCREEN_STEP_MIN)) + 1)
-            ts = np.linspace(t0, moving_until, n)
-            la, lo = a.positions(ts)
-            lb, mb = b.positions(ts)
-            d = np.atleast_1d(earth.distance_nm(la, lo, lb, mb))
-            self.evaluations += n
-            vrel = a.speeds(ts[:-1]) + b.speeds(ts[:-1])
-            # Speeds within a motion only ever fall, so those at a step's start bound the step.
+            ts, d = self._screen(a, b, t0, moving_until)
+            vrel = np.zeros(len(ts) - 1)
+            for m in (a, b):
+                if m.speed_at(t0) > 0.0:
+                    vrel[ts[:-1] < m.end_min] += m.speed_kn
+            # Speeds within a motion only ever fall, so those at a step's start bound the step; the
+            # distances are chords, never longer than the geodesics, so the bound stays a bound.
             lower = (d[:-1] + d[1:]) / 2.0 - vrel * np.diff(ts) / 60.0 / 2.0
-            for i in np.nonzero(lower <= self.r_max + HYSTERESIS_NM)[0]:
+            for i in np.nonzero(lower <= reach + HYSTERESIS_NM)[0].tolist():
                 ev = self._exact(key, a, b, float(ts[i]), float(ts[i + 1]))
                 if ev is not None:
                     return ev
             t = moving_until
         if t >= t1:
             return None
-        if self._dist(a, b, t) > self.r_max + HYSTERESIS_NM:
+        if self._dist(a, b, t) > reach + HYSTERESIS_NM:
             return None  # both lying still, out of sight of each other for good
         return self._exact(key, a, b, t, t1)
+
+    def _screen(self, a: Motion, b: Motion, t0: float, t1: float) -> tuple[np.ndarray, np.ndarray]:
+        """Times from t0 to t1 (the multiples of ``SCREEN_STEP_MIN`` between them, and both ends) and
+        the chord distances (nm) between the two forces then, from each motion's positions on the
+        shared grid (computed once per motion, whatever the pair)."""
+        k0 = math.floor(t0 / SCREEN_STEP_MIN) + 1
+        k1 = max(k0, math.ceil(t1 / SCREEN_STEP_MIN))  # grid points k0 .. k1 - 1 lie strictly inside
+        ts = np.empty(k1 - k0 + 2)
+        ts[0], ts[1:-1], ts[-1] = t0, np.arange(k0, k1) * SCREEN_STEP_MIN, t1
+        xa, xb = np.empty((len(ts), 3)), np.empty((len(ts), 3))
+        for m, x in ((a, xa), (b, xb)):
+            x[0], x[-1] = ecef_point(*m.position(t0)), ecef_point(*m.position(t1))
+            if k1 > k0:
+                x[1:-1] = m.grid_xyz(k0, k1, SCREEN_STEP_MIN)
+        self.evaluations += len(ts)
+        return ts, np.sqrt(((xa - xb) ** 2).sum(axis=1)) / earth.M_PER_NM
 
     def _exact(self, key: tuple[str, str], a: Motion, b: Motion, t0: float, t1: float) -> Event | None:
         """The first change of level in [t0, t1], window by window between breakpoints."""
         st = self.pairs[key]
+        seen: dict[float, float] = {}
+
+        def f(x: float) -> float:
+            d = seen.get(x)
+            if d is None:
+                d = seen[x] = self._dist(a, b, x)
+            return d
+
+        # The ranges, and the distances whose crossing changes the level, under each (light,
+        # visibility) met in this search: a pair meets few.
+        limits: dict[tuple[str, float], tuple] = {}
         t = t0
         while t < t1:
-            d = self._dist(a, b, t)
-            full, near = self.both_ranges_at(key, t + AFTER_MIN)
-            closer = self.bounds(st.level, *near)[0]
-            farther = self.bounds(st.level, *full)[1]
-            closer = None if closer is None else closer - HYSTERESIS_NM
-            farther = None if farther is None else farther + HYSTERESIS_NM
+            d = f(t)
+            cond = self.seen_in(key, t + AFTER_MIN)
+            lim = limits.get(cond)
+            if lim is None:
+                full, near = self.both_ranges_at(key, t + AFTER_MIN)
+                closer = self.bounds(st.level, *near)[0]
+                farther = self.bounds(st.level, *full)[1]
+                lim = limits[cond] = (full, near, None if closer is None else closer - HYSTERESIS_NM,
+                                      None if farther is None else farther + HYSTERESIS_NM)
+            full, near, closer, farther = lim
             if closer is not None and d <= closer:
                 return Event(t, self.level_for(d, *near, st.level), d)
             if farther is not None and d > farther:
                 # The ranges changed at this breakpoint (dusk fell, the haze came down).
                 return Event(t, self.level_for(d, *full, st.level), d)
+            if a.end_min <= t and b.end_min <= t:
+                # Both lie still from here on: the distance stays d, and only a change of the light
+                # or the weather at the observer can change what is seen.
+                c = self.conditions.next_change(a, t + T_TOL_MIN, t1)
+                if c is None:
+                    return None
+                seen[c] = d
+                t = c
+                continue
             w_end = self._next_break(a, b, t, t1)
-            f = lambda x: self._dist(a, b, x)  # noqa: E731
             hits = []
             if closer is not None:
                 hits.append(self._first_below(f, t, w_end, closer, a.speed_at(t) + b.speed_at(t)))
@@ -321,15 +451,9 @@ class SightingModel:
         """The end of the window that starts at t0: the next turn or stop of either force, or change
         of the light or weather at the observer (``a``), whichever is first; t1 if none."""
         lo = t0 + T_TOL_MIN
-        cands = [t1]
-        for m in (a, b):
-            nxt = [x for x in m.breakpoints(t0, t1) if x > lo]
-            if nxt:
-                cands.append(nxt[0])
-        c = self.conditions.next_change(a, lo, min(cands))
-        if c is not None:
-            cands.append(c)
-        return min(cands)
+        end = min(t1, a.next_breakpoint(lo), b.next_breakpoint(lo))
+        c = self.conditions.next_change(a, lo, end)
+        return end if c is None or c >= end else c
 
     @staticmethod
     def _first_below(f: Callable[[float], float], t0: float, t1: float, r: float,
@@ -383,13 +507,13 @@ class SightingModel:
             return None
         return brentq(lambda t: f(t) - r, t0, t1, xtol=T_TOL_MIN / 10)
 
-    def _predict(self, key: tuple[str, str]) -> None:
-        st = self.pairs.setdefault(key, PairState())
+    def _predict(self, key: tuple[str, str], *, near: bool = False) -> None:
+        st = self._state(key)
         st.token += 1
         token = st.token
         now = self.env.now
         # A change of motion can itself change what is seen (a force that stops inside range).
-        ev = self.next_event(key, now, self.end_min)
+        ev = self.next_event(key, now, self.end_min, near=near)
         if ev is None:
             return
         self.env.process(self._fire(key, token, ev))
