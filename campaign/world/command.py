@@ -548,8 +548,9 @@ class CommandRuntime:
                 moved = _outside(o.to.lat, o.to.lon, areas, land)
                 if moved is None:
                     return None
+                quick = land.step_off_shore(*moved, clear_nm)
                 try:
-                    lat, lon = land.nearest_sea_point(*moved, clear_nm)
+                    lat, lon = quick if quick is not None else land.nearest_sea_point(*moved, clear_nm)
                 except ValueError:
                     return None
                 if (lat, lon) != (o.to.lat, o.to.lon):

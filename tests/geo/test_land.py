@@ -61,3 +61,15 @@ def test_nearest_sea_point_is_the_nearest_clear_water(lat, lon) -> None:
     best = next(float(d[i]) for i in np.argsort(d)
                 if not land.is_land(la[i], lo[i]) and land.distance_to_land_nm(la[i], lo[i]) >= 2.0)
     assert d_got <= best + 0.6  # within the grid's spacing (0.6 nm)
+
+
+@pytest.mark.parametrize("lat, lon", [(38.19, 15.56), (35.90, 14.51), (37.95, 15.70), (36.70, 15.14),
+                                      (40.15, 26.40), (37.10, 25.82), (38.40, 16.40)])
+def test_the_quick_step_off_shore_is_clear_and_near_the_exact_answer(lat, lon) -> None:
+    land = default_land()
+    quick = land.step_off_shore(lat, lon, 2.0)
+    if quick is None:
+        return  # a corner of the coast: the exact search answers
+    exact = land.nearest_sea_point(lat, lon, 2.0)
+    assert not land.is_land(*quick) and land.distance_to_land_nm(*quick) >= 2.0
+    assert earth.distance_nm(lat, lon, *quick) <= earth.distance_nm(lat, lon, *exact) + 2.0 * 0.05 + 0.05
