@@ -126,8 +126,13 @@ def shadow(v: CommandView, est: Estimate) -> Steer:
 
 
 def chase(v: CommandView, est: Estimate) -> Steer:
-    lat, lon, _ = intercept_point(_here(v), v.force.fast_kn, est)
-    return Steer((Sail(_point(lat, lon, f"cutting off {est.about}"), "design"),),
+    """Steer to cut the enemy off at the force's fast chase speed: seed 000's "actual maximum effort
+    these ships were able to produce at this time" (Fast Chase Speed, "Chase"), which is each ship's
+    sustained speed of August 1914 in data/ships.yaml, not her trial speed; the slowest ship sets it.
+    The chase wears endurance as the rule says ("all ships expend coal at the fast speed rate"): the
+    coal curve charges that speed's burn."""
+    lat, lon, _ = intercept_point(_here(v), v.force.sustained_kn, est)
+    return Steer((Sail(_point(lat, lon, f"cutting off {est.about}"), "sustained"),),
                  f"chase {est.about}", f"chasing {est.about} at full speed")
 
 

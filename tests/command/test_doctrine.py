@@ -103,3 +103,16 @@ def test_a_commander_told_to_jam_jams_while_the_enemy_is_in_sight() -> None:
     lost = dataclasses.replace(GOEBEN, level="lost")
     assert doctrine.Jam(False) in doctrine.decide(view([lost], standing=jammer), "lost")
     assert not any(isinstance(d, doctrine.Jam) for d in doctrine.decide(view([GOEBEN]), "sighting"))
+
+
+def test_a_chase_is_at_the_fast_chase_speed_the_ships_could_hold_in_1914() -> None:
+    # Seed 000: the chase is at the "actual maximum effort" of the time, the sustained speed of
+    # data/ships.yaml (Gloucester 25 kn here), not a trial speed the ships could not hold.
+    ds = doctrine.decide(view([GOEBEN], standing=Standing(on_contact="chase")), "sighting")
+    steer = next(d for d in ds if isinstance(d, doctrine.Steer))
+    (order,) = steer.orders
+    assert order.speed == "sustained" and steer.mode == "chase Goeben"
+    est = Picture("x")
+    est.learn(GOEBEN, 100.0)
+    lat, lon, _ = doctrine.intercept_point((OWN.lat, OWN.lon), OWN.sustained_kn, est.estimate("Goeben", 100.0))
+    assert (order.to.lat, order.to.lon) == pytest.approx((lat, lon))
