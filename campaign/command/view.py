@@ -23,7 +23,6 @@ class OwnForce:
     course_deg: float | None
     speed_kn: float
     sustained_kn: float  # the slowest ship's sustained speed: what the force can hold
-    fast_kn: float  # the slowest ship's design speed: a dash
     coal_fraction: float  # the emptiest ship's coal as a fraction of her bunkers
     status: str
     in_port: bool

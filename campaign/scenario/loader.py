@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from campaign.geo.land import default_land
 from campaign.geo.places import Gazetteer, default_places, parse_point
-from campaign.geo.regions import sovereigns, territorial_belt
+from campaign.geo.regions import restricted_waters, sovereigns, territorial_belt
 from campaign.model import orders as o
 from campaign.model.politics import PoliticalEvent, Politics
 from campaign.model.ships import Ship, default_ships, find_ship
@@ -375,6 +375,10 @@ class _Resolver:
                                                         f"(known: {', '.join(sorted(sovereigns()))})")
             else:
                 nations, extra = tuple(body.who), {"what": body.what}
+                permits = sorted({rw.permit for rw in restricted_waters()})
+                if body.what not in permits:
+                    self.fault(f"{f}.{kind}.what", f"unknown permission '{body.what}' (known, from "
+                                                   f"data/restricted_waters.yaml: {', '.join(permits)})")
             for n in nations:
                 if n not in known and kind not in ("war", "peace"):
                     self.fault(f"{f}.{kind}", f"{n} is not a nation of any side")

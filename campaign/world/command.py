@@ -12,6 +12,7 @@ sent over the signal network, where they take the cable and wireless delays of 1
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from dataclasses import dataclass, field, replace
@@ -133,6 +134,7 @@ class CommandRuntime:
         self.net = SignalNetwork(world.env, world.rec.emit, world.clock, world.rng["signals"], is_night=is_night,
                                  sides=sides, neutral_sides=sc.neutral_sides)
         self.nodes: dict[str, Node] = {}
+        self._ports_memo: dict[tuple, tuple[Port, ...]] = {}
         for hq in sc.headquarters:
             node = Node(hq.name, hq.side, hq.nation, force=hq.aboard, hq=hq)
             self.nodes[hq.name] = node
@@ -432,18 +434,26 @@ class CommandRuntime:
             force.name, force.side, force.nation, float(lat), float(lon),
             float(course) if force.leg is not None else None,
             force.leg.speed_kn if force.leg is not None else 0.0,
-            min(s.ship.sustained_speed_kn for s in ships), min(s.ship.design_speed_kn for s in ships),
+            min(s.ship.sustained_speed_kn for s in ships),
             min(s.coal_at(now) / s.ship.coal_capacity_t for s in ships), ships[0].status, force.in_port,
             force.place, tuple(s.name for s in ships), force.current_order)
 
     def _ports(self, force: "ForceState") -> tuple[Port, ...]:
+        """The ports the force may coal at: its own nation's and its allies'. They change only when
+        the politics do, so they are kept per nation and political epoch."""
+        changes = self.world.scenario.politics.change_times()
+        key = (force.nation, force.side, bisect.bisect_right(changes, self.world.env.now))
+        cached = self._ports_memo.get(key)
+        if cached is not None:
+            return cached
         out = []
         for p in self.world.places.ports():
             if p.coaling is None or p.coaling.facility == "none":
                 continue
             if self.world.relation(force, p.nation) in ("own", "friendly"):
                 out.append(Port(p.name, p.anchorage_lat, p.anchorage_lon))
-        return tuple(out)
+        self._ports_memo[key] = tuple(out)
+        return self._ports_memo[key]
 
     def decide(self, node: Node, trigger: str) -> None:
         """Let the commander of a force decide, and carry out what he decides."""

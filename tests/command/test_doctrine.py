@@ -12,7 +12,7 @@ from campaign.command.view import CommandView, OwnForce, Port, Standing
 from campaign.geo import earth
 from campaign.model.orders import Coal, Sail
 
-OWN = OwnForce("Gloucester", "Entente", "United Kingdom", 36.0, 18.0, 90.0, 15.0, 25.0, 25.8, 0.8, "underway",
+OWN = OwnForce("Gloucester", "Entente", "United Kingdom", 36.0, 18.0, 90.0, 15.0, 25.0, 0.8, "underway",
                False, None, ("Gloucester",), "sail")
 
 

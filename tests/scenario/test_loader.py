@@ -134,3 +134,66 @@ def test_a_destination_in_waters_the_force_avoids(write_scenario) -> None:
     err = fault_of(write_scenario, scenario_dict([force]))
     assert err.faults[0].field == "forces[0] (Gloucester).orders[0].to"
     assert "belt:Italy:6nm" in err.faults[0].fault
+
+
+HQ = {"name": "Admiralty", "side": "Entente", "nation": "United Kingdom", "station": "London"}
+CHATHAM = {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": "Valletta"}
+
+
+def with_information(**sections):
+    content = scenario_dict([copy.deepcopy(GOOD_FORCE), copy.deepcopy(CHATHAM)])
+    content.update(sections)
+    return content
+
+
+@pytest.mark.parametrize("sections, field, words", [
+    ({"politics": [{"at": "1914-08-03T00:00Z", "keep_out": {"who": ["United Kingdom"], "sovereign": "Atlantis",
+                                                             "width_nm": 6}}]},
+     "politics[0].keep_out.sovereign", "unknown sovereign"),
+    ({"politics": [{"at": "1914-08-03T00:00Z", "permit": {"who": ["Germany"], "what": "enter_dardanells"}}]},
+     "politics[0].permit.what", "enter_dardanelles"),
+    ({"politics": [{"at": "1914-08-03T00:00Z", "fire": {"by": "Ruritania", "on": "Germany"}}]},
+     "politics[0].fire", "not a nation of any side"),
+    ({"command": {"headquarters": [dict(HQ, station="Atlantis")]}},
+     "command.headquarters[0] (Admiralty).station", "no telegraph station"),
+    ({"command": {"standing": {"Chatam": {"on_contact": "shadow"}}}}, "command.standing.Chatam", "no force named"),
+    ({"command": {"headquarters": [HQ], "standing": {"Chatham": {"report_to": "Milne"}}}},
+     "command.standing.Chatham.report_to", "no force or headquarters named 'Milne'"),
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": ["Chatham", "Dublin"], "text": "x"}]},
+     "messages[0].to[1]", "no force or headquarters named 'Dublin'"),
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x",
+                    "orders_for": ["Chatham", "Dublin"], "orders": [{"do": "stop"}]}]},
+     "messages[0].orders_for[1]", "no force named 'Dublin'"),
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x",
+                    "orders_for": "Chatham"}]},
+     "messages[0].orders_for", "carries no orders or standing"),
+    ({"command": {"headquarters": [HQ, dict(HQ, name="Paris", station="Paris")]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Paris", "text": "x",
+                    "orders": [{"do": "stop"}]}]},
+     "messages[0].orders_for", "is a headquarters"),
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x",
+                    "orders": [{"do": "sail", "to": "Nowhere Bay"}]}]},
+     "messages[0].orders[0].to", "unknown place"),
+])
+def test_information_faults(write_scenario, sections, field, words) -> None:
+    err = fault_of(write_scenario, with_information(**sections))
+    assert [f.field for f in err.faults] == [field], str(err)
+    assert words in err.faults[0].fault
+
+
+def test_a_general_message_and_orders_for_several_forces_load(write_scenario) -> None:
+    sc = load_scenario(write_scenario(with_information(
+        command={"headquarters": [HQ]},
+        messages=[{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": ["Chatham", "Admiralty"], "text": "War.",
+                   "standing": {"may_fire": True}},
+                  {"at": "1914-08-02T07:00Z", "from": "Admiralty", "to": "Chatham", "text": "Both to Malta.",
+                   "orders_for": ["Chatham", "Goeben"], "orders": [{"do": "sail", "to": "Valletta"}]}])))
+    war = [m for m in sc.messages if m.text == "War."]
+    assert [(m.receiver, m.orders_for, m.standing) for m in war] == [
+        ("Chatham", ("Chatham",), (("may_fire", True),)), ("Admiralty", (), (("may_fire", True),))]
+    (both,) = [m for m in sc.messages if m.text == "Both to Malta."]
+    assert both.orders_for == ("Chatham", "Goeben") and set(both.orders) == {"Chatham", "Goeben"}
