@@ -367,7 +367,7 @@ class _Resolver:
             if kind in ("war", "peace"):
                 nations, extra = tuple(body), {}
             elif kind in ("fire", "hold_fire"):
-                nations, extra = (body.by, body.on), {}
+                nations, extra = (body.by, body.target), {}
             elif kind in ("keep_out", "allow_in"):
                 nations, extra = tuple(body.who), {"sovereign": body.sovereign, "width_nm": body.width_nm}
                 if body.sovereign not in sovereigns():

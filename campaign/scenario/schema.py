@@ -24,6 +24,9 @@ A scenario file::
         orders:
           - {do: sail, to: Philippeville, speed: 16, at: 1914-08-03T00:00Z}
           - {do: coal, until: full}
+
+Optional sections — politics, weather, command, messages — are described with examples in
+docs/scenarios.md.
 """
 
 from __future__ import annotations
@@ -161,8 +164,9 @@ class LocalTime(_Strict):
 
 
 class FireModel(_Strict):
+    # "target", not "on": YAML 1.1 reads a bare `on:` key as the boolean true.
     by: str
-    on: str
+    target: str
 
 
 class WatersModel(_Strict):

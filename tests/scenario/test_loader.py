@@ -152,7 +152,7 @@ def with_information(**sections):
      "politics[0].keep_out.sovereign", "unknown sovereign"),
     ({"politics": [{"at": "1914-08-03T00:00Z", "permit": {"who": ["Germany"], "what": "enter_dardanells"}}]},
      "politics[0].permit.what", "enter_dardanelles"),
-    ({"politics": [{"at": "1914-08-03T00:00Z", "fire": {"by": "Ruritania", "on": "Germany"}}]},
+    ({"politics": [{"at": "1914-08-03T00:00Z", "fire": {"by": "Ruritania", "target": "Germany"}}]},
      "politics[0].fire", "not a nation of any side"),
     ({"command": {"headquarters": [dict(HQ, station="Atlantis")]}},
      "command.headquarters[0] (Admiralty).station", "no telegraph station"),

@@ -1,0 +1,71 @@
+"""The political timeline as plain data: wars, leave to fire, belts, permissions, at any time."""
+
+from __future__ import annotations
+
+import yaml
+
+from campaign.model.politics import Politics
+from campaign.scenario.loader import load_scenario
+from tests.conftest import scenario_dict
+
+# Seed 000, "British Ultimatum": no British fire on German ships before the ultimatum expires at
+# midnight GMT on 4 August unless the Germans attack a French transport; Italy's 6-mile belt from
+# 4 August (Churchill p.96); the Dardanelles opened to Germany on 10 August (Muzhenikov).
+TIMELINE = """
+politics:
+  - {at: 1914-08-03T17:45Z, war: [Germany, France]}
+  - {at: 1914-08-04T06:00Z, fire: {by: United Kingdom, target: Germany}}
+  - {at: 1914-08-04T08:00Z, hold_fire: {by: United Kingdom, target: Germany}}
+  - {at: 1914-08-04T12:00Z, keep_out: {who: [United Kingdom, France], sovereign: Italy, width_nm: 6}}
+  - {at: 1914-08-05T00:00Z, war: [United Kingdom, Germany]}
+  - {at: 1914-08-06T00:00Z, allow_in: {who: [France], sovereign: Italy}}
+  - {at: 1914-08-10T15:00Z, permit: {who: [Germany], what: enter_dardanelles}}
+  - {at: 1914-08-11T15:00Z, forbid: {who: [Germany], what: enter_dardanelles}}
+  - {at: 1914-08-12T00:00Z, peace: [Germany, France]}
+"""
+
+
+def timeline(write_scenario) -> Politics:
+    content = scenario_dict([{"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": "Messina"}],
+                            start="1914-08-02T09:00Z", end="1914-08-13T00:00Z")
+    content.update(yaml.safe_load(TIMELINE))
+    return load_scenario(write_scenario(content)).politics
+
+
+def minutes(day: int, hour: float) -> float:
+    """Minutes from the scenario's start, 2 Aug 09:00 UTC, to ``day`` August at ``hour`` UTC."""
+    return ((day - 2) * 24 + hour - 9) * 60.0
+
+
+def test_war_and_peace(write_scenario) -> None:
+    pol = timeline(write_scenario)
+    assert not pol.at_war("Germany", "France", minutes(3, 17.7))
+    assert pol.at_war("France", "Germany", minutes(3, 17.75))
+    assert not pol.at_war("United Kingdom", "Germany", minutes(4, 23.99))
+    assert pol.at_war("United Kingdom", "Germany", minutes(5, 0))
+    assert not pol.at_war("Germany", "France", minutes(12, 0))
+    assert {frozenset(p) for p in pol.wars(minutes(6, 0))} == {frozenset({"Germany", "France"}),
+                                                               frozenset({"United Kingdom", "Germany"})}
+
+
+def test_leave_to_fire_before_war_and_its_withdrawal(write_scenario) -> None:
+    pol = timeline(write_scenario)
+    assert not pol.may_fire("United Kingdom", "Germany", minutes(4, 5.9))
+    assert pol.may_fire("United Kingdom", "Germany", minutes(4, 6))
+    assert not pol.may_fire("Germany", "United Kingdom", minutes(4, 6))  # leave runs one way
+    assert not pol.may_fire("United Kingdom", "Germany", minutes(4, 8))
+    assert pol.may_fire("United Kingdom", "Germany", minutes(5, 0))  # war gives it
+
+
+def test_belts_and_permissions(write_scenario) -> None:
+    pol = timeline(write_scenario)
+    assert pol.keep_out("United Kingdom", minutes(4, 11.9)) == ()
+    assert pol.keep_out("United Kingdom", minutes(4, 12)) == (("Italy", 6.0),)
+    assert pol.keep_out("France", minutes(5, 0)) == (("Italy", 6.0),)
+    assert pol.keep_out("France", minutes(6, 0)) == ()
+    assert pol.keep_out("Germany", minutes(6, 0)) == ()  # the Germans used Italian waters (seed 000)
+    assert not pol.permitted("Germany", "enter_dardanelles", minutes(10, 14.9))
+    assert pol.permitted("Germany", "enter_dardanelles", minutes(10, 15))
+    assert not pol.permitted("United Kingdom", "enter_dardanelles", minutes(10, 15))
+    assert not pol.permitted("Germany", "enter_dardanelles", minutes(11, 15))
+    assert minutes(4, 12) in pol.change_times()
