@@ -1,0 +1,179 @@
+"""What every tactical engine takes and gives (DESIGN.md section 5: "one protocol, several rule sets").
+
+A battle is fought on a local plane in yards (x east, y north; the world projects it with a pyproj
+azimuthal-equidistant projection centred on the fight). Courses are degrees clockwise from north.
+
+The world hands an engine a ``BattleSetup``: the ships (``Combatant``) with their positions, courses,
+speeds, the most they can make now and the damage they carry from earlier fights (``Condition``),
+the setting (light, sea state, visibility) and each side's intent. The engine keeps its own state
+(its rules' bookkeeping: points received, penetrations, hit boxes) and, tick by tick, takes the helm
+orders of ``campaign.tactics.helm`` (desired course and speed per ship), moves the ships within its
+rules' limits, fires, and returns what happened as ``TickEvent``s. At the end ``condition`` maps its
+bookkeeping back onto the common ``Condition`` so that the next battle, under any engine, starts from
+the same damage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol
+
+import numpy as np
+
+from campaign.model.ships import Ship
+
+LIGHTS = ("day", "twilight", "moonlit", "dark")
+INTENTS = ("engage", "break_off")
+EVENT_TYPES = ("fire", "hit", "torpedo", "sunk", "break_off", "signal", "admiral_disabled")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A ship's battle damage in terms every engine can read and write.
+
+    ``damage`` is the fraction of what it takes to sink her (0 undamaged, 1 sunk): NWC 1905 points
+    received over fighting endurance, Jane penetrations over her sinking number, board hits over her
+    hit boxes. ``gunnery`` is the fraction of her offensive power left (1 full, 0 cannot fire).
+    ``speed_lost_kn`` is what damage takes off the most she can make. ``fast_speed_lost`` is the board
+    game's "-FS" (she can no longer make her fast chase speed). ``torpedoes_fired`` counts tubes
+    emptied. ``waterlogged`` is Jane's state of a large ship torpedoed but afloat.
+    """
+
+    damage: float = 0.0
+    gunnery: float = 1.0
+    speed_lost_kn: float = 0.0
+    fast_speed_lost: bool = False
+    sunk: bool = False
+    waterlogged: bool = False
+    torpedoes_fired: int = 0
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One ship as she enters a battle.
+
+    ``unit`` is the strategic force she belongs to; ``max_speed_kn`` the most she can make now (her
+    sustained speed less damage and weather); ``fast_speed_kn`` the board game's fast chase speed
+    (seed 000 "Fast Chase Speed"), None if she has none; ``flagship`` marks the admiral's ship.
+    """
+
+    ship: Ship
+    unit: str
+    side: str
+    x_yd: float
+    y_yd: float
+    course_deg: float
+    speed_kn: float
+    max_speed_kn: float
+    fast_speed_kn: float | None = None
+    condition: Condition = Condition()
+    flagship: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.ship.name
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The conditions of the fight: ``light`` one of LIGHTS, ``sea_state`` on Jane's 0-9 scale,
+    ``visibility_yd`` how far a ship can be seen (the world's sighting range for the light and
+    weather), ``night_action`` whether the rules let the fight go on in the dark."""
+
+    light: str = "day"
+    sea_state: int = 2
+    visibility_yd: float = 20000.0
+    night_action: bool = False
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """Everything an engine needs to begin: the ships, the setting and each side's intent
+    (``intents[side]`` one of INTENTS)."""
+
+    combatants: tuple[Combatant, ...]
+    setting: Setting
+    intents: Mapping[str, str]
+
+    def sides(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.side for c in self.combatants))
+
+
+@dataclass(frozen=True)
+class ShipView:
+    """What the helm and the driver may read of a ship in battle (all in yards, degrees, knots)."""
+
+    name: str
+    side: str
+    unit: str
+    x_yd: float
+    y_yd: float
+    course_deg: float
+    speed_kn: float
+    max_speed_kn: float
+    afloat: bool
+    can_fire: bool
+    gun_range_yd: float
+    fighting_value: float  # the engine's measure of her remaining strength, comparable within an engine
+
+
+@dataclass(frozen=True)
+class HelmOrder:
+    """The course (deg) and speed (kn) the helm wants of a ship this tick; the engine turns and
+    changes speed towards them at its rules' rates."""
+
+    course_deg: float
+    speed_kn: float
+
+
+@dataclass(frozen=True)
+class TickEvent:
+    """Something that happened in a tick. ``type`` one of EVENT_TYPES; ``ship`` the actor (the firer,
+    the ship hit, the ship sunk); ``target`` the other ship where there is one; ``data`` the rest
+    (``range_yd``, ``calibre_mm``, ``points``, ``hits``, ``damage``, ``roll``...)."""
+
+    t_s: float
+    type: str
+    ship: str
+    target: str | None = None
+    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+class Engine(Protocol):
+    """A tactical rule set. An engine object is reusable: ``begin`` returns a fresh battle."""
+
+    name: str
+
+    def begin(self, setup: BattleSetup, rng: np.random.Generator) -> Battle:
+        """Set up a battle from ``setup``; all its randomness comes from ``rng``."""
+        ...
+
+
+class Battle(Protocol):
+    """One battle in progress under an engine's rules."""
+
+    t_s: float  # seconds since the battle began
+
+    def next_tick_s(self) -> float:
+        """Length of the next tick in seconds (the rules' move: 150 s NWC fleet game, 30 s duel game,
+        60 s Jane); may change as the ships close."""
+        ...
+
+    def views(self) -> Sequence[ShipView]:
+        """Every ship, afloat or not, as the helm may see her now."""
+        ...
+
+    def step(self, helm: Mapping[str, HelmOrder], setting: Setting) -> list[TickEvent]:
+        """Play one tick: move the ships towards their helm orders within the rules, fire, torpedo,
+        take damage; advance ``t_s``; return what happened in time order."""
+        ...
+
+    def condition(self, name: str) -> Condition:
+        """The ship's damage now, in the common terms."""
+        ...
+
+    def settled(self) -> list[TickEvent] | None:
+        """An umpire's settlement that ends the battle at once (NWC 1905 minor contacts), or None."""
+        ...
