@@ -1,0 +1,190 @@
+"""Fighting a battle under any engine: tick by tick, with the ends every rule set shares.
+
+``BattleRun`` drives an engine (``campaign.tactics.protocol``): each tick it asks the helm for courses
+and speeds, lets the engine move, fire and damage, keeps the frames for the replay and the coal burnt
+at the speeds steamed, and checks whether the battle is over. It does no waiting itself, so the world
+runs it inside SimPy (one timeout per tick, other forces moving meanwhile) and ``fight`` runs it
+straight through for duels and tests.
+
+A battle ends (``BattleOutcome.reason``) when:
+  ``settled``      the umpire settles it (NWC 1905 minor contacts);
+  ``destroyed``    a side has no ship afloat;
+  ``darkness``     night falls and the rules allow no night action;
+  ``separated``    no enemy is within the visibility of any ship (a break-off succeeded);
+  ``out_of_range`` nobody has fired for ``no_fire_min`` and the sides are beyond gun range;
+  ``time``         the safety limit ``max_duration_h`` (data/tactics/helm.yaml).
+A side that means to fight breaks off when its fighting value falls below ``break_off_ratio`` of the
+enemy's; a ``break_off`` event says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from campaign.tactics.helm import HelmRules, default_helm_rules, steer
+from campaign.tactics.kinematics import range_yd
+from campaign.tactics.protocol import BattleSetup, Condition, Engine, Setting, ShipView, TickEvent
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Every ship at the end of a tick: (name, x_yd, y_yd, course_deg, speed_kn, afloat)."""
+
+    t_s: float
+    ships: tuple[tuple[str, float, float, float, float, bool], ...]
+
+
+@dataclass(frozen=True)
+class BattleOutcome:
+    """What a battle came to. ``broke_off`` lists the sides that broke off, in order; ``coal_t`` the
+    coal each ship burnt at the speeds she steamed; ``final`` each ship's last view."""
+
+    engine: str
+    reason: str
+    duration_s: float
+    events: tuple[TickEvent, ...]
+    frames: tuple[Frame, ...]
+    conditions: Mapping[str, Condition]
+    final: Mapping[str, ShipView]
+    coal_t: Mapping[str, float]
+    broke_off: tuple[str, ...]
+    intents: Mapping[str, str]
+
+    def sunk(self) -> tuple[str, ...]:
+        return tuple(n for n, c in self.conditions.items() if c.sunk)
+
+
+class BattleRun:
+    """One battle being fought. Call ``advance()`` until it returns None, then ``outcome()``."""
+
+    def __init__(self, engine: Engine, setup: BattleSetup, rng: np.random.Generator, *,
+                 rules: HelmRules | None = None, setting_at: Callable[[float], Setting] | None = None,
+                 preferred_range_yd: Mapping[str, float] | None = None, keep_frames: bool = True) -> None:
+        self.engine = engine
+        self.setup = setup
+        self.rules = rules or default_helm_rules()
+        self.setting_at = setting_at or (lambda t_s: setup.setting)
+        self.setting = self.setting_at(0.0)
+        self.preferred = dict(preferred_range_yd or {})
+        self.intents = dict(setup.intents)
+        self.battle = engine.begin(setup, rng)
+        self.ships = {c.name: c.ship for c in setup.combatants}
+        self.coal_t = {c.name: 0.0 for c in setup.combatants}
+        self.events: list[TickEvent] = []
+        self.frames: list[Frame] = []
+        self.keep_frames = keep_frames
+        self.broke_off: list[str] = []
+        self.last_fire_s = 0.0
+        self.reason: str | None = None
+        self._frame()
+        self.reason = self._over(self.battle.views())
+
+    @property
+    def t_s(self) -> float:
+        return float(self.battle.t_s)
+
+    def _frame(self) -> None:
+        if self.keep_frames:
+            self.frames.append(Frame(self.t_s, tuple(
+                (v.name, round(v.x_yd, 1), round(v.y_yd, 1), round(v.course_deg, 1), round(v.speed_kn, 2), v.afloat)
+                for v in self.battle.views())))
+
+    def advance(self) -> float | None:
+        """Play one tick; return its length in seconds, or None if the battle is over (see ``reason``)."""
+        if self.reason is not None:
+            return None
+        dt = float(self.battle.next_tick_s())
+        self.setting = self.setting_at(self.t_s)
+        helm = steer(self.battle.views(), self.intents, self.rules, self.preferred)
+        new = self.battle.step(helm, self.setting)
+        views = self.battle.views()
+        for v in views:
+            if v.afloat:
+                self.coal_t[v.name] += float(self.ships[v.name].consumption.t_per_h(v.speed_kn)) * dt / 3600.0
+        if any(e.type == "fire" for e in new):
+            self.last_fire_s = self.t_s
+        self.events.extend(new)
+        settled = self.battle.settled()
+        if settled is not None:
+            self.events.extend(settled)
+            self.reason = "settled"
+        self._frame()
+        if self.reason is None:
+            self._maybe_break_off(views)
+            self.reason = self._over(self.battle.views())
+        return dt
+
+    def _maybe_break_off(self, views) -> None:
+        """A side that means to fight turns away once it is outmatched (data/tactics/helm.yaml)."""
+        value: dict[str, float] = {}
+        for v in views:
+            if v.afloat:
+                value[v.side] = value.get(v.side, 0.0) + v.fighting_value
+        for side, intent in list(self.intents.items()):
+            if intent != "engage" or side not in value:
+                continue
+            enemy = sum(x for s, x in value.items() if s != side)
+            if enemy > 0 and value[side] < self.rules.break_off_ratio * enemy:
+                self.intents[side] = "break_off"
+                self.broke_off.append(side)
+                lead = next((v.name for v in views if v.afloat and v.side == side), side)
+                self.events.append(TickEvent(self.t_s, "break_off", lead, None, MappingProxyType(
+                    {"side": side, "fighting_value": round(value[side], 3), "enemy_value": round(enemy, 3)})))
+
+    def _over(self, views) -> str | None:
+        afloat = [v for v in views if v.afloat]
+        sides = {v.side for v in afloat}
+        if len(sides) < len(self.setup.sides()):
+            return "destroyed"
+        if self.setting.light == "dark" and not self.setting.night_action:
+            return "darkness"
+        nearest = min((float(range_yd(a.x_yd, a.y_yd, b.x_yd, b.y_yd))
+                       for i, a in enumerate(afloat) for b in afloat[i + 1:] if a.side != b.side),
+                      default=float("inf"))
+        if nearest > self.setting.visibility_yd:
+            return "separated"
+        longest = max((v.gun_range_yd for v in afloat if v.can_fire), default=0.0)
+        if nearest > longest and self.t_s - self.last_fire_s >= self.rules.no_fire_min * 60.0:
+            return "out_of_range"
+        if self.t_s >= self.rules.max_duration_h * 3600.0:
+            return "time"
+        return None
+
+    def outcome(self) -> BattleOutcome:
+        views = self.battle.views()
+        return BattleOutcome(
+            engine=self.engine.name, reason=self.reason or "unfinished", duration_s=self.t_s,
+            events=tuple(self.events), frames=tuple(self.frames),
+            conditions=MappingProxyType({c.name: self.battle.condition(c.name) for c in self.setup.combatants}),
+            final=MappingProxyType({v.name: v for v in views}),
+            coal_t=MappingProxyType({k: round(v, 3) for k, v in self.coal_t.items()}),
+            broke_off=tuple(self.broke_off), intents=MappingProxyType(dict(self.intents)))
+
+
+def track_columns(frames: tuple[Frame, ...]) -> dict:
+    """The frames as columns for a record or a file: ``names``, ``t_s`` and per ship (in ``names``
+    order) lists of ``x_yd``, ``y_yd``, ``course_deg``, ``speed_kn`` and ``afloat``."""
+    if not frames:
+        return {"names": [], "t_s": [], "x_yd": [], "y_yd": [], "course_deg": [], "speed_kn": [], "afloat": []}
+    names = [row[0] for row in frames[0].ships]
+    cols = {k: [[] for _ in names] for k in ("x_yd", "y_yd", "course_deg", "speed_kn", "afloat")}
+    for fr in frames:
+        for i, (_, x, y, c, v, a) in enumerate(fr.ships):
+            cols["x_yd"][i].append(x)
+            cols["y_yd"][i].append(y)
+            cols["course_deg"][i].append(c)
+            cols["speed_kn"][i].append(v)
+            cols["afloat"][i].append(bool(a))
+    return {"names": names, "t_s": [round(fr.t_s, 1) for fr in frames], **cols}
+
+
+def fight(engine: Engine, setup: BattleSetup, rng: np.random.Generator, **kw) -> BattleOutcome:
+    """Fight a battle straight through (no SimPy): for duels, tests and benchmarks."""
+    run = BattleRun(engine, setup, rng, **kw)
+    while run.advance() is not None:
+        pass
+    return run.outcome()
