@@ -181,12 +181,31 @@ class ConsumptionCurve:
 
 @dataclass(frozen=True)
 class Gun:
-    """A group of identical guns: ``count`` barrels of ``calibre_mm`` on the given ``mounting``."""
+    """A group of identical guns: ``count`` barrels of ``calibre_mm`` on the given ``mounting``.
+
+    Arcs (barrels of this group, ``None`` where the data give none): ``broadside`` bear on one beam,
+    ``ahead`` right ahead, ``astern`` right astern. ``cross_deck`` of the broadside barrels bear only
+    within a limited arc about the beam (the far wing turret of an en echelon pair firing across the
+    deck); elsewhere on the broadside ``broadside - cross_deck`` bear. ``quick_firing`` is True for
+    quick-firing guns (cased charges, several rounds a minute), False for slower guns (BL bag-charge
+    guns and every heavy gun), ``None`` where unknown. The rules behind each figure are in the header
+    of ``data/ships.yaml``; ``campaign.tactics.armament`` turns them into barrels bearing.
+    """
 
     count: int
     calibre_mm: float
     label: str
     mounting: str
+    broadside: int | None = None
+    ahead: int | None = None
+    astern: int | None = None
+    cross_deck: int = 0
+    quick_firing: bool | None = None
+
+    @property
+    def has_arcs(self) -> bool:
+        """True when the data give all three arc counts (``broadside``, ``ahead``, ``astern``)."""
+        return self.broadside is not None and self.ahead is not None and self.astern is not None
 
 
 @dataclass(frozen=True)
@@ -363,6 +382,28 @@ class _Gun(_Strict):
     calibre_mm: float = Field(gt=0)
     label: str
     mounting: str
+    broadside: int | None = Field(default=None, ge=0)
+    ahead: int | None = Field(default=None, ge=0)
+    astern: int | None = Field(default=None, ge=0)
+    cross_deck: int = Field(default=0, ge=0)
+    quick_firing: bool | None = None
+
+    @model_validator(mode="after")
+    def _arcs_fit(self) -> _Gun:
+        arcs = {"broadside": self.broadside, "ahead": self.ahead, "astern": self.astern}
+        given = [k for k, v in arcs.items() if v is not None]
+        if given and len(given) != len(arcs):
+            raise ValueError(f"give all of broadside, ahead and astern or none (got only {', '.join(given)})")
+        for key, value in arcs.items():
+            if value is not None and value > self.count:
+                raise ValueError(f"{key} = {value} exceeds the group's {self.count} barrels")
+        if self.cross_deck > (self.broadside or 0):
+            raise ValueError(f"cross_deck = {self.cross_deck} must be part of the broadside ({self.broadside})")
+        return self
+
+    @property
+    def has_arcs(self) -> bool:
+        return self.broadside is not None
 
 
 class _Torpedo(_Strict):
@@ -468,7 +509,39 @@ def _fmt_errors(path: Path, what: str, err: ValidationError) -> str:
     return "\n".join(lines)
 
 
+GUN_SOURCE_KEYS = {"arcs": "guns.arcs", "quick_firing": "guns.quick_firing"}
+"""Citation keys the gun groups' arc counts and quick-firing flags need in a ship's ``sources``: the
+armament list's own ``guns`` citation does not cover how the guns bear or how fast they fire."""
+
+
+def _gun(g: _Gun) -> Gun:
+    return Gun(
+        count=g.count,
+        calibre_mm=g.calibre_mm,
+        label=g.label,
+        mounting=g.mounting,
+        broadside=g.broadside,
+        ahead=g.ahead,
+        astern=g.astern,
+        cross_deck=g.cross_deck,
+        quick_firing=g.quick_firing,
+    )
+
+
+def _check_gun_sources(name: str, entry: _Entry, path: Path) -> None:
+    """Arc counts and quick-firing flags must carry their own citation (``guns.arcs``, ``guns.quick_firing``)."""
+    needs = {
+        "arcs": any(g.has_arcs or g.cross_deck for g in entry.guns),
+        "quick_firing": any(g.quick_firing is not None for g in entry.guns),
+    }
+    for what, needed in needs.items():
+        key = GUN_SOURCE_KEYS[what]
+        if needed and len(entry.sources.get(key, "").strip()) < 3:
+            raise ShipDataError(f"{path}: ship {name!r}: field guns: {what} given without a source ({key})")
+
+
 def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
+    _check_gun_sources(name, entry, path)
     coal = entry.coal
     capacity_t = coal.capacity
     oil_t = coal.oil
@@ -496,7 +569,7 @@ def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
         coal_capacity_t=capacity_t,
         oil_t=oil_t,
         consumption=curve,
-        guns=tuple(Gun(g.count, g.calibre_mm, g.label, g.mounting) for g in entry.guns),
+        guns=tuple(_gun(g) for g in entry.guns),
         torpedo_tubes=(
             None
             if entry.torpedo_tubes is None

@@ -429,3 +429,64 @@ def test_duplicate_alias_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(ShipDataError, match="already used"):
         load_ships(path)
+
+
+# ------------------------------------------------------------------------------------------ gun arcs and rate
+
+
+ARMED_CLASS = GOOD_CLASS.replace(
+    "    crew: 300\n",
+    "    crew: 300\n"
+    "    guns:\n"
+    "      - {count: 12, calibre_mm: 105, label: \"10.5 cm\", mounting: \"single\", broadside: 6, ahead: 2,"
+    " astern: 2, quick_firing: true}\n",
+).replace('crew: "a source"}', 'crew: "a source", guns: "a source", guns.arcs: "a layout source",\n'
+          '              guns.quick_firing: "a rate source"}')
+
+
+def test_gun_arcs_and_rate_load(tmp_path: Path) -> None:
+    ships = load_ships(_write(tmp_path, ARMED_CLASS + "ships:\n  Probe: {class: Test}\n"))
+    (gun,) = ships["Probe"].guns
+    assert (gun.broadside, gun.ahead, gun.astern, gun.cross_deck, gun.quick_firing) == (6, 2, 2, 0, True)
+    assert gun.has_arcs
+    assert ships["Probe"].source_of("guns.arcs") == "a layout source"
+
+
+def test_gun_arcs_default_to_unknown(tmp_path: Path) -> None:
+    text = ARMED_CLASS.replace(", broadside: 6, ahead: 2, astern: 2, quick_firing: true", "")
+    (gun,) = load_ships(_write(tmp_path, text + "ships:\n  Probe: {class: Test}\n"))["Probe"].guns
+    assert (gun.broadside, gun.ahead, gun.astern, gun.quick_firing) == (None, None, None, None)
+    assert gun.cross_deck == 0 and not gun.has_arcs
+
+
+@pytest.mark.parametrize(
+    "old, new, match",
+    [
+        ("broadside: 6", "broadside: 13", "exceeds the group's 12 barrels"),
+        ("ahead: 2, astern: 2, ", "", "give all of broadside, ahead and astern or none"),
+        ("broadside: 6,", "broadside: 6, cross_deck: 7,", "cross_deck"),
+        ("astern: 2", "astern: -1", "astern"),
+        ('guns.arcs: "a layout source",', "", r"arcs given without a source \(guns.arcs\)"),
+        ('guns.quick_firing: "a rate source"', "", r"quick_firing given without a source"),
+    ],
+)
+def test_bad_gun_arcs_are_refused(tmp_path: Path, old: str, new: str, match: str) -> None:
+    assert old in ARMED_CLASS
+    path = _write(tmp_path, ARMED_CLASS.replace(old, new) + "ships:\n  Probe: {class: Test}\n")
+    with pytest.raises(ShipDataError, match=match) as err:
+        load_ships(path)
+    assert "'Probe'" in str(err.value) and "guns" in str(err.value)
+
+
+@pytest.mark.parametrize("ship", [s for s in SHIPS.values() if s.guns], ids=[n for n, s in SHIPS.items() if s.guns])
+def test_every_armed_ship_has_cited_arcs_within_its_barrels(ship: Ship) -> None:
+    assert len(ship.sources.get("guns.arcs", "")) > 10
+    assert len(ship.sources.get("guns.quick_firing", "")) > 10
+    for gun in ship.guns:
+        assert gun.has_arcs
+        assert 0 <= gun.cross_deck <= gun.broadside <= gun.count
+        assert 0 <= gun.ahead <= gun.count and 0 <= gun.astern <= gun.count
+
+
+def test_merchant_ships_carry_no_guns() -> None:
+    assert all(not s.guns for s in SHIPS.values() if s.is_merchant)
