@@ -1,0 +1,154 @@
+"""Fire, damage and torpedo arithmetic of the NWC 1905 war game (seed 002), as pure functions.
+
+Gunfire in the 1905 rules is deterministic (seed 002 l.39): a ship scores, each move, the points the
+fire-effect curve gives at the range for a first-class battleship's broadside (l.43-45), weighed by
+her battery or her type (``fire.basis`` in ``data/tactics/nwc1905.yaml``), halved when she turned
+through more than 8 points in the move (l.21), halved at 30 % and quartered at 60 % of her fighting
+endurance received (l.71-73), and never over an intervening ship (l.85). Torpedoes hit by one die
+against their zone of chance (l.51) and do 500 points and take all speed (l.53).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from campaign.model.ships import Gun, Ship
+from campaign.tactics.armament import guns_bearing
+from campaign.tactics.kinematics import angle_diff_deg, bearing_deg, range_yd
+from campaign.tactics.nwc1905_rules import GunClass, Nwc1905Rules
+
+
+def curve_points(rules: Nwc1905Rules, rng_yd: float) -> float:
+    """Points a first-class battleship's broadside scores in one fleet move (150 s) at ``rng_yd``
+    yards: linear between the curve's tabulated ranges, the first point's value inside the first
+    range (a melee), nothing beyond the last range (seed 002 l.43; values in the data file)."""
+    if rng_yd > rules.gun_range_yd:
+        return 0.0
+    return float(np.interp(rng_yd, rules.curve_range_yd, rules.curve_points))
+
+
+def gun_class(rules: Nwc1905Rules, calibre_mm: float) -> GunClass | None:
+    """The rules' gun class a calibre (mm) counts in (nearest on a log scale; bounds in the data
+    file), or None for guns too small to count."""
+    for gc in rules.gun_classes:
+        if calibre_mm >= gc.min_mm:
+            return gc
+    return None
+
+
+def value_8in(rules: Nwc1905Rules, guns: Iterable[tuple[Gun, int]]) -> float:
+    """Value in 8-inch guns of ``(gun group, barrels)`` pairs: 12-inch = 3 (seed 002 l.49), smaller
+    guns by half-minute fire equivalence (l.47; the data file's reading)."""
+    total = 0.0
+    for gun, n in guns:
+        gc = gun_class(rules, gun.calibre_mm)
+        if gc is not None:
+            total += n * gc.value_8in
+    return total
+
+
+def reference_broadside_8in(rules: Nwc1905Rules) -> float:
+    """Value in 8-inch guns of the reference first-class battleship's broadside, which the fire-effect
+    curve scores (STAND-IN ship named in the data file)."""
+    by_name = {gc.name: gc.value_8in for gc in rules.gun_classes}
+    return sum(n * by_name[name] for name, n in rules.reference_broadside.items())
+
+
+def kind_of(rules: Nwc1905Rules, ship: Ship) -> str:
+    """The rules' type of one of our ships: battleship, armoured_cruiser, protected_cruiser,
+    destroyer or merchant (mapping in the data file)."""
+    return rules.type_of[ship.type]
+
+
+def endurance_points(rules: Nwc1905Rules, ship: Ship) -> float:
+    """Her fighting endurance in points: battleship 1,000, armoured cruiser 500, protected cruiser
+    170 (seed 002 l.77); destroyers and merchants by the data file's STAND-INs."""
+    return rules.endurance_points[kind_of(rules, ship)]
+
+
+def is_end_on(rules: Nwc1905Rules, rel_bearing_deg: float) -> bool:
+    """Whether a target ``rel_bearing_deg`` off the bow (0-180) lies end-on (ahead or astern)."""
+    rel = abs(rel_bearing_deg)
+    return rel < rules.end_on_arc_deg or rel > 180.0 - rules.end_on_arc_deg
+
+
+def fire_weight(rules: Nwc1905Rules, ship: Ship, rel_bearing_deg: float) -> float:
+    """Her fire at a target ``rel_bearing_deg`` off her bow, in first-class battleship broadsides,
+    before damage and turning. Basis "battery": the guns bearing (``armament.guns_bearing``) in 8-inch
+    guns over the reference broadside's. Basis "type": her type's fraction (cruisers divided by two or
+    four, seed 002 l.47), halved end-on ("broadside battery is twice end-on", l.47), nothing if no gun
+    that counts bears."""
+    bearing = guns_bearing(ship, rel_bearing_deg)
+    guns = value_8in(rules, bearing)
+    if rules.fire_basis == "battery":
+        return guns / reference_broadside_8in(rules)
+    if guns <= 0.0:
+        return 0.0
+    aspect = rules.end_on_factor if is_end_on(rules, rel_bearing_deg) else 1.0
+    return rules.type_fire_factor[kind_of(rules, ship)] * aspect
+
+
+def broadside_weight(rules: Nwc1905Rules, ship: Ship) -> float:
+    """Her full broadside (a target abeam) in first-class battleship broadsides (see ``fire_weight``)."""
+    return fire_weight(rules, ship, 90.0)
+
+
+def offensive_factor(rules: Nwc1905Rules, damage_fraction: float) -> float:
+    """The share of her offensive power left after receiving ``damage_fraction`` of her fighting
+    endurance: 1, halved from 30 %, quartered from 60 % (seed 002 l.71-73), 0 once destroyed (l.75)."""
+    if damage_fraction >= rules.destroyed_at:
+        return 0.0
+    factor = 1.0
+    for at, f in rules.offensive_thresholds:
+        if damage_fraction >= at:
+            factor = f
+    return factor
+
+
+def fire_points(rules: Nwc1905Rules, weight: float, rng_yd: float, offensive: float, turned_deg: float,
+                move_s: float) -> float:
+    """Points scored in a move of ``move_s`` seconds by fire of ``weight`` battleship broadsides at
+    ``rng_yd``: the curve (per 150 s, scaled to the move), times her offensive factor, halved if she
+    turned through more than 8 points in the move (seed 002 l.21)."""
+    turning = rules.gunfire_factor_when_turning if turned_deg > rules.gunfire_halved_above_deg else 1.0
+    return curve_points(rules, rng_yd) * weight * offensive * turning * move_s / rules.fleet_move_s
+
+
+def is_masked(rules: Nwc1905Rules, firer_xy: tuple[float, float], target_xy: tuple[float, float],
+              others_xy: Sequence[tuple[float, float]]) -> bool:
+    """Whether any of ``others_xy`` (ships afloat other than firer and target, of either side) lies
+    nearer the firer than the target and within the masking angle of the line of fire: "Gun fire
+    shall not be scored upon a ship over an intervening ship" (seed 002 l.85; angle a STAND-IN)."""
+    fx, fy = firer_xy
+    tx, ty = target_xy
+    r_t = float(range_yd(fx, fy, tx, ty))
+    b_t = float(bearing_deg(fx, fy, tx, ty))
+    for ox, oy in others_xy:
+        r_o = float(range_yd(fx, fy, ox, oy))
+        if 0.0 < r_o < r_t:
+            off = abs(float(angle_diff_deg(b_t, float(bearing_deg(fx, fy, ox, oy)))))
+            if off <= rules.masking_half_angle_deg:
+                return True
+    return False
+
+
+def torpedo_zone(rules: Nwc1905Rules, rng_yd: float) -> int:
+    """The zone of chance (1-5) of a torpedo run of ``rng_yd`` yards, 0 beyond the torpedo's range
+    (seed 002 l.51; bands a STAND-IN in the data file)."""
+    for upto, zone in rules.torpedo_zones:
+        if rng_yd <= upto:
+            return zone
+    return 0
+
+
+def torpedo_hits(zone: int, roll: int) -> bool:
+    """A torpedo in zone ``zone`` hits when one die shows ``zone`` or less (seed 002 l.51, l.41)."""
+    return 1 <= roll <= zone
+
+
+def speed_lost_kn(rules: Nwc1905Rules, sustained_speed_kn: float, damage_gain: float) -> float:
+    """Knots lost to gunfire damage: a STAND-IN in proportion to the fraction of fighting endurance
+    received (the rules give only the torpedo's "all her speed", seed 002 l.53)."""
+    return rules.speed_lost_at_full_damage * max(0.0, damage_gain) * sustained_speed_kn
