@@ -1,0 +1,331 @@
+"""A ship's bookkeeping in a Jane battle: her guns by mount, penetrations, speed losses, and the
+mapping to and from the common ``Condition``.
+
+Mapping (``from_combatant`` in, ``condition_of`` out):
+  ``damage``        = penetrations of belt or deck counted / her sinking number (two per 1,000 tons,
+                      seed 004 l.43); in: ``damage * sinking number`` penetrations already counted.
+  ``gunnery``       = weight of shell of the barrels still working over that of all her barrels (a
+                      lost 28 cm barrel weighs as much as six 15 cm); in: that fraction of each gun
+                      group's barrels is put out of action (the last mounts of the group first).
+                      Barrels put out for a few moves by an HE burst count as working.
+  ``speed_lost_kn`` = what she came in without (the world has already taken it off
+                      ``Combatant.max_speed_kn``) plus what this battle took: 3 knots per bow, funnel or
+                      mast loss, half for one shot in the engines (nothing left after two), half again
+                      if torpedoed and waterlogged here.
+  ``waterlogged``, ``torpedoes_fired``, ``sunk`` carried through; ``fast_speed_lost`` set once she
+                      loses speed here (she can no longer make a fast chase speed).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from campaign.model.ships import Gun, Ship
+from campaign.tactics.armament import barrels_bearing
+from campaign.tactics.jane_rulebook import (
+    armour_grade,
+    fire_interval_moves,
+    gun_class,
+    is_quick_firing,
+    shell_weight_lb,
+    sinking_number,
+    strikes_per_move,
+    target_class_of,
+)
+from campaign.tactics.jane_rules import PARTS, JaneRules
+from campaign.tactics.protocol import Combatant, Condition, HelmOrder, ShipView
+
+BEAM_DEG = 90.0
+BARRELS_PER_MOUNT = {"quadruple": 4, "triple": 3, "twin": 2}
+
+
+@dataclass
+class Mount:
+    """One gun mount (turret, casemate, open or shielded mount): barrels on it and still working;
+    ``out_until_move`` the first move it may fire again after an HE burst."""
+
+    barrels: int
+    working: int
+    out_until_move: int = 0
+
+    def ready(self, move: int) -> int:
+        return self.working if move >= self.out_until_move else 0
+
+
+@dataclass
+class GunGroup:
+    """A gun group of the ship data with Jane's class, rate and the protection of its positions."""
+
+    gun: Gun
+    cls: str
+    quick_firing: bool
+    interval_moves: int
+    strikes: int
+    turret: bool
+    casemate: bool
+    grade: str
+    max_range_yd: float
+    broadside: int
+    mounts: list[Mount]
+    next_fire_move: int = 0
+
+    @property
+    def count(self) -> int:
+        return self.gun.count
+
+    def working(self) -> int:
+        return sum(m.working for m in self.mounts)
+
+    def ready(self, move: int) -> int:
+        return sum(m.ready(move) for m in self.mounts)
+
+    def scaled(self, n_bearing: int, move: int) -> int:
+        """Barrels of the ``n_bearing`` that bear which are ready now (in proportion, rounded)."""
+        return math.floor(n_bearing * self.ready(move) / self.count + 0.5) if self.count else 0
+
+
+@dataclass
+class ShipState:
+    """Everything the engine keeps about one ship."""
+
+    combatant: Combatant
+    target_class: str
+    sinking_number: int
+    x_yd: float
+    y_yd: float
+    course_deg: float
+    speed_kn: float
+    groups: list[GunGroup]
+    part_shares: tuple[tuple[str, float], ...]
+    waterline_grade: str
+    waterline_grade_coal: str
+    deck_grade: str
+    conning_tower_grade: str
+    tubes_total: int
+    tubes_fired: int
+    above_water_loaded: int
+    penetrations: float = 0.0
+    afloat: bool = True
+    waterlogged_before: bool = False
+    waterlogged_now: bool = False
+    torpedo_hits: int = 0
+    funnel_mast_losses: int = 0
+    bow_lost: bool = False
+    engine_hits: int = 0
+    no_steer_until_move: int = -1
+    engine_turning: bool = False
+    last_order: HelmOrder | None = None
+    flagship: bool = False
+
+    @property
+    def ship(self) -> Ship:
+        return self.combatant.ship
+
+    @property
+    def name(self) -> str:
+        return self.combatant.name
+
+    @property
+    def side(self) -> str:
+        return self.combatant.side
+
+    @property
+    def waterlogged(self) -> bool:
+        return self.waterlogged_before or self.waterlogged_now
+
+    @property
+    def length_yd(self) -> float:
+        return self.ship.length_m / 0.9144
+
+    def tubes_left(self) -> int:
+        return max(0, self.tubes_total - self.tubes_fired)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Building
+
+
+def barrels_per_mount(gun: Gun) -> int:
+    m = (gun.mounting or "").lower()
+    for word, n in BARRELS_PER_MOUNT.items():
+        if word in m:
+            return n
+    return 1
+
+
+def _mounts(gun: Gun) -> list[Mount]:
+    per = barrels_per_mount(gun)
+    full, rest = divmod(gun.count, per)
+    sizes = [per] * full + ([rest] if rest else [])
+    return [Mount(n, n) for n in sizes]
+
+
+def _group(rules: JaneRules, ship: Ship, gun: Gun, main_calibre_mm: float) -> GunGroup:
+    m = (gun.mounting or "").lower()
+    turret = "turret" in m
+    casemate = "casemate" in m and not turret
+    a = ship.armour
+    if turret:
+        house = max((t for t in (a.turrets, a.barbettes) if t), default=None)
+        factor = 1.0 if gun.calibre_mm >= main_calibre_mm else rules.secondary_protection_factor
+        grade = armour_grade(rules, house * factor if house else None)
+    elif casemate:
+        grade = armour_grade(rules, a.belt * rules.secondary_protection_factor if a.belt else None)
+    else:
+        grade = "none"  # open or shielded mounts: "any gun hit is disabled" (seed 004 l.79)
+    cls = gun_class(rules, gun.calibre_mm)
+    return GunGroup(gun=gun, cls=cls, quick_firing=is_quick_firing(rules, gun),
+                    interval_moves=fire_interval_moves(rules, gun), strikes=strikes_per_move(rules, gun),
+                    turret=turret, casemate=casemate, grade=grade,
+                    max_range_yd=min(rules.max_range_yd[cls], rules.gun_range_yd),
+                    broadside=barrels_bearing(gun, BEAM_DEG), mounts=_mounts(gun))
+
+
+def above_water_tubes(ship: Ship) -> int:
+    """Tubes mounted above water (deck tubes may explode when their section is hit, seed 004 l.47)."""
+    t = ship.torpedo_tubes
+    if t is None or not t.count or t.mounting is None:
+        return 0
+    m = t.mounting.lower()
+    if "submerged" in m:
+        found = re.search(r"(\d+)\s+above", m)
+        return min(t.count, int(found.group(1))) if found else 0
+    return t.count
+
+
+def _part_shares(rules: JaneRules, tclass: str, groups: list[GunGroup]) -> tuple[tuple[str, float], ...]:
+    """The class's area shares, with a part the ship lacks given to the one that lies there instead:
+    no turrets -> battery (else side); no secondary guns -> side."""
+    shares = dict(rules.target_classes[tclass].part_shares)
+    has_turret = any(g.turret for g in groups)
+    has_battery = any(not g.turret for g in groups)
+    if not has_turret:
+        shares["battery" if has_battery else "side"] += shares["turret"]
+        shares["turret"] = 0.0
+    if not has_battery:
+        shares["side"] += shares["battery"]
+        shares["battery"] = 0.0
+    return tuple((p, shares[p]) for p in PARTS)
+
+
+def _remove_barrels(group: GunGroup, n: int) -> None:
+    for mount in reversed(group.mounts):
+        take = min(n, mount.working)
+        mount.working -= take
+        n -= take
+        if n <= 0:
+            return
+
+
+def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
+    """A ship's state at the start of a battle, carrying in her ``Condition`` (module docstring)."""
+    ship = c.ship
+    turret_calibres = [g.calibre_mm for g in ship.guns if "turret" in (g.mounting or "").lower()]
+    main = max(turret_calibres, default=float("inf"))
+    groups = [_group(rules, ship, g, main) for g in ship.guns]
+    a = ship.armour
+    if a.belt:
+        waterline_mm = a.belt
+    elif a.deck:
+        waterline_mm = a.deck * rules.deck_slope_factor  # "deck slopes count double" (seed 004 l.39)
+    else:
+        waterline_mm = None
+    coal = rules.coal_grades if ship.coal_capacity_t > 0 else 0
+    tclass = target_class_of(rules, ship)
+    cond = c.condition
+    tubes_total = ship.torpedo_tubes.count if ship.torpedo_tubes else 0
+    tubes_fired = min(tubes_total, cond.torpedoes_fired)
+    st = ShipState(
+        combatant=c, target_class=tclass, sinking_number=sinking_number(rules, ship),
+        x_yd=c.x_yd, y_yd=c.y_yd, course_deg=c.course_deg % 360.0,
+        speed_kn=min(c.speed_kn, c.max_speed_kn), groups=groups,
+        part_shares=_part_shares(rules, tclass, groups),
+        waterline_grade=armour_grade(rules, waterline_mm),
+        waterline_grade_coal=armour_grade(rules, waterline_mm, extra_grades=coal),
+        deck_grade=armour_grade(rules, a.deck), conning_tower_grade=armour_grade(rules, a.conning_tower),
+        tubes_total=tubes_total, tubes_fired=tubes_fired,
+        above_water_loaded=min(above_water_tubes(ship), tubes_total - tubes_fired),
+        flagship=c.flagship, waterlogged_before=cond.waterlogged, torpedo_hits=int(cond.waterlogged),
+    )
+    st.penetrations = max(0.0, cond.damage) * st.sinking_number
+    if cond.sunk or cond.damage >= 1.0:
+        st.afloat = False
+        st.speed_kn = 0.0
+    lost_fraction = min(1.0, max(0.0, 1.0 - cond.gunnery))
+    for g in groups:
+        _remove_barrels(g, math.floor(g.count * lost_fraction + 0.5))
+    return st
+
+
+# ----------------------------------------------------------------------------------------------------
+# Reading
+
+
+def max_speed_kn(rules: JaneRules, st: ShipState) -> float:
+    """The most she can make now: her entry maximum less this battle's losses (seed 004 l.79)."""
+    if not st.afloat or st.engine_hits >= 2:
+        return 0.0
+    v = st.combatant.max_speed_kn - rules.speed_loss_kn * (st.funnel_mast_losses + int(st.bow_lost))
+    if st.engine_hits == 1:
+        v *= 0.5
+    if st.waterlogged_now:
+        v *= rules.waterlogged_speed_factor
+    return max(0.0, min(v, rules.max_squares * rules.knots_per_square))
+
+
+def damage_fraction(st: ShipState) -> float:
+    return 1.0 if not st.afloat else min(1.0, st.penetrations / st.sinking_number)
+
+
+def gunnery_fraction(rules: JaneRules, st: ShipState) -> float:
+    """Weight of shell of the working barrels over that of all barrels (1.0 for an unarmed ship)."""
+    total = sum(g.count * shell_weight_lb(rules, g.gun.calibre_mm) for g in st.groups)
+    if total <= 0:
+        return st.combatant.condition.gunnery
+    return sum(g.working() * shell_weight_lb(rules, g.gun.calibre_mm) for g in st.groups) / total
+
+
+def can_use(st: ShipState, g: GunGroup) -> bool:
+    """A waterlogged ship's main-deck casemates are awash (data file, torpedo.waterlogged)."""
+    return not (g.casemate and st.waterlogged)
+
+
+def fighting_value(rules: JaneRules, st: ShipState) -> float:
+    """Weight of fire per move (lb) of the working guns bearing on the broadside, times the fraction
+    of her sinking number left."""
+    if not st.afloat:
+        return 0.0
+    fire = sum(g.broadside * g.working() / g.count * shell_weight_lb(rules, g.gun.calibre_mm)
+               * g.strikes / g.interval_moves for g in st.groups if g.count and can_use(st, g))
+    return fire * (1.0 - damage_fraction(st))
+
+
+def gun_range_yd(st: ShipState) -> float:
+    return max((g.max_range_yd for g in st.groups if g.working() > 0 and can_use(st, g)), default=0.0)
+
+
+def view(rules: JaneRules, st: ShipState) -> ShipView:
+    c = st.combatant
+    rng_yd = gun_range_yd(st) if st.afloat else 0.0
+    return ShipView(name=st.name, side=st.side, unit=c.unit, x_yd=st.x_yd, y_yd=st.y_yd,
+                    course_deg=st.course_deg, speed_kn=st.speed_kn if st.afloat else 0.0,
+                    max_speed_kn=max_speed_kn(rules, st), afloat=st.afloat,
+                    can_fire=st.afloat and rng_yd > 0.0, gun_range_yd=rng_yd,
+                    fighting_value=fighting_value(rules, st))
+
+
+def condition_of(rules: JaneRules, st: ShipState) -> Condition:
+    """Her damage in the common terms (module docstring)."""
+    prior = st.combatant.condition
+    lost_here = max(0.0, st.combatant.max_speed_kn - max_speed_kn(rules, st)) if st.afloat else 0.0
+    return Condition(
+        damage=damage_fraction(st),
+        gunnery=0.0 if not st.afloat else gunnery_fraction(rules, st),
+        speed_lost_kn=prior.speed_lost_kn + lost_here,
+        fast_speed_lost=prior.fast_speed_lost or lost_here > 0.0,
+        sunk=not st.afloat,
+        waterlogged=st.waterlogged,
+        torpedoes_fired=st.tubes_fired,
+    )
