@@ -4,6 +4,7 @@
     python run_campaign.py validate SCENARIO.yaml                   check a scenario file, run nothing
     python run_campaign.py route FROM TO [--avoid Italy:6] [...]    a sea route's length and waypoints
     python run_campaign.py replay OUTDIR [--scenario FILE]          rebuild replay.html and tracks.gpkg
+    python run_campaign.py duel DUEL.yaml [--engine E|all] [--runs N] fight a duel, once or many times
 
 Bad input (a scenario file, a place, an argument) prints a message naming the file, the field and the
 fault to standard error and exits with status 2, having written nothing.
@@ -17,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
-COMMANDS = ("run", "validate", "route", "replay")
+COMMANDS = ("run", "validate", "route", "replay", "duel")
+ENGINE_CHOICES = ("nwc1905", "jane", "board")
 
 
 class BadInput(Exception):
@@ -35,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                "  python run_campaign.py validate scenarios/goeben_1914.yaml\n"
                "  python run_campaign.py route Messina 'Cape Helles'\n"
                "  python run_campaign.py route Malta 39.0,14.5 --avoid Italy:6\n"
-               "  python run_campaign.py replay outputs/goeben_1914\n",
+               "  python run_campaign.py replay outputs/goeben_1914\n"
+               "  python run_campaign.py duel scenarios/duels/gloucester_vs_breslau.yaml --engine all --runs 200\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -48,6 +51,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="random seed (default: the scenario's own seed, else 0); same seed, same records")
     r.add_argument("--out", type=Path, default=None,
                    help="output folder (default: outputs/<scenario name>/)")
+    r.add_argument("--engine", choices=ENGINE_CHOICES, default=None,
+                   help="tactical engine for the run's battles (default: the scenario's 'tactics: engine', "
+                        "else nwc1905): nwc1905 = Naval War College 1905, jane = Jane's game, board = the "
+                        "1914 board game's combat table")
 
     v = sub.add_parser("validate", help="check a scenario file and report every fault; run nothing",
                        description="Check a scenario file's form and meaning (ships, places, times, orders).")
@@ -73,6 +80,17 @@ def _parser() -> argparse.ArgumentParser:
                     help="a run's output folder, e.g. outputs/goeben_1914")
     rp.add_argument("--scenario", type=Path, default=None,
                     help="the run's scenario file, to show its declared local time beside UTC")
+    d = sub.add_parser(
+        "duel", help="fight a duel file (scenarios/duels/) once, or many times for its odds",
+        description="Fight the battle a duel file sets up. Once (--runs 1): print its account and write "
+                    "battle.html (the zoomed replay) and battle_events.jsonl into --out. Many times: print "
+                    "each engine's outcomes (ships sunk, damage, duration, who broke off) and write duel.json.")
+    d.add_argument("duel", type=Path, help="duel file (YAML), e.g. scenarios/duels/gloucester_vs_breslau.yaml")
+    d.add_argument("--engine", choices=ENGINE_CHOICES + ("all",), default=None,
+                   help="tactical engine (default: the file's); 'all' fights it under every engine")
+    d.add_argument("--runs", type=int, default=1, help="how many times to fight it (seeds SEED..SEED+RUNS-1)")
+    d.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    d.add_argument("--out", type=Path, default=None, help="output folder (default: outputs/duels/<name>/)")
     return p
 
 
@@ -141,7 +159,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.seed is not None and args.seed < 0:
         raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
     sc = load_scenario(args.scenario)
-    result = run(sc, seed=args.seed)
+    result = run(sc, seed=args.seed, engine=args.engine)
     out = args.out or Path("outputs") / sc.name
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out: {out} exists and is not a folder")
@@ -170,6 +188,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_duel(args: argparse.Namespace) -> int:
+    from campaign.tactics.duel import load_duel
+    from campaign.output.duel_report import write_duel_once, write_duel_statistics
+
+    if args.runs < 1:
+        raise BadInput(f"--runs: must be 1 or more, not {args.runs}")
+    if args.seed < 0:
+        raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
+    duel = load_duel(args.duel)
+    out = args.out or Path("outputs") / "duels" / duel.name
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out: {out} exists and is not a folder")
+    engines = ENGINE_CHOICES if args.engine == "all" else (args.engine or duel.engine,)
+    if args.runs == 1 and len(engines) == 1:
+        text, written = write_duel_once(duel, engines[0], args.seed, out)
+    else:
+        text, written = write_duel_statistics(duel, engines, args.runs, args.seed, out)
+    print(text)
+    for path in written:
+        print(f"  wrote {path}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from campaign.scenario.loader import ScenarioError
 
@@ -181,7 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
-    handlers = {"run": cmd_run, "validate": cmd_validate, "route": cmd_route, "replay": cmd_replay}
+    handlers = {"run": cmd_run, "validate": cmd_validate, "route": cmd_route, "replay": cmd_replay,
+                "duel": cmd_duel}
     handler = handlers[args.command]
     try:
         return handler(args)

@@ -88,12 +88,13 @@ def units_of(scenario: Scenario) -> dict[str, UnitInfo]:
             for f in scenario.forces for sh in f.ships}
 
 
-def run(scenario: Scenario | str | Path, seed: int | None = None) -> RunResult:
+def run(scenario: Scenario | str | Path, seed: int | None = None, engine: str | None = None) -> RunResult:
     """Run one replicate. ``scenario`` is a loaded ``Scenario`` or the path of a scenario file;
-    ``seed`` defaults to the scenario's own, else 0. Same scenario and seed give identical records."""
+    ``seed`` defaults to the scenario's own, else 0; ``engine`` names the tactical engine its battles
+    are fought under (default: the scenario's). Same scenario, seed and engine give identical records."""
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     if seed is None:
         seed = sc.seed if sc.seed is not None else DEFAULT_SEED
-    world = World(sc, seed)
+    world = World(sc, seed, engine=engine)
     world.run()
     return RunResult(sc, seed, world.rec.records, units_of(sc))

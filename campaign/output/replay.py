@@ -11,7 +11,9 @@ Built from the records and tracks alone (DESIGN.md principle 6), in four parts:
   and night (sun below -6 degrees) across the chart;
 * what each side saw and said (``replay_intel``): lines from observer to target while in contact,
   messages from sender to receiver while they travel, and per side its picture of the enemy, shown by
-  the page's view switch ("Truth", "Entente's picture", ...) as ghosts at the last reported positions.
+  the page's view switch ("Truth", "Entente's picture", ...) as ghosts at the last reported positions;
+* the battles (``replay_battle``): below the chart, each battle of the run animated on its own plane
+  in yards, from its ``battle_track`` record (a run without battles has no such section).
 
 The Plotly figure is plain dicts (validated ``graph_objects`` are 100x slower for this many traces)
 and plotly.js is embedded, so the page needs nothing from the network; the player script
@@ -24,7 +26,6 @@ through ``textContent``; the JSON is put in the page with ``<``, ``>`` and ``&``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,6 +36,7 @@ import shapely
 import xarray as xr
 
 from campaign.output import replay_map as rmap
+from campaign.output.replay_battle import battles_section
 from campaign.output.replay_events import (
     PHRASES,
     QUIET_TYPES,
@@ -51,7 +53,7 @@ from campaign.output.replay_frames import (
     frame_times,
 )
 from campaign.output.replay_intel import intel_payload
-from campaign.output.replay_page import page
+from campaign.output.replay_page import page, script_json
 from campaign.output.replay_sun import (
     CIVIL_TWILIGHT_DEG,
     PHASES,
@@ -498,14 +500,6 @@ def _fit(payload: dict[str, Any], lines: Sequence[EventLine], times: np.ndarray,
     return fits, rest
 
 
-def script_json(obj: Any) -> str:
-    """Compact JSON that is safe inside an HTML ``<script>`` element: ``<``, ``>`` and ``&`` (and the
-    JavaScript line separators) escaped as ``\\uXXXX``, so no text can close the element."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
-
-
 def _footer(meta: Mapping[str, Any], local: tuple[str, float] | None,
             left_out: Mapping[str, int] | None = None, frame_gap_min: float = SAME_TIME_MIN) -> str:
     parts = ["Times are UTC"]
@@ -542,12 +536,18 @@ def build_replay(events: Sequence[Mapping[str, Any]], tracks: xr.Dataset, scenar
     if plotly_js is None:
         from plotly.offline import get_plotlyjs
         plotly_js = get_plotlyjs()
-    budget = PAGE_BYTES_BUDGET - len(plotly_js.encode("utf-8")) - PAGE_OVERHEAD_BYTES
+    sides = _sides(events, tracks)
+    battles = battles_section(events, side_colours={s: SIDE_COLOURS[i % len(SIDE_COLOURS)]
+                                                    for i, s in enumerate(sides)})
+    budget = (PAGE_BYTES_BUDGET - len(plotly_js.encode("utf-8")) - PAGE_OVERHEAD_BYTES
+              - len(battles.encode("utf-8")))
     payload = replay_payload(events, tracks, scenario_meta, land=land, places=places, step_min=step_min,
                              phrases=phrases, budget_bytes=budget)
     title = str(scenario_meta.get("title") or scenario_meta.get("name") or "Campaign replay")
     footer = _footer(scenario_meta, _local(scenario_meta), payload["left_out"], payload["frame_gap_min"])
-    return page(title, footer, plotly_js, script_json(payload))
+    if battles:
+        footer += " Each battle is drawn on its own below the chart."
+    return page(title, footer, plotly_js, script_json(payload), battles)
 
 
 def write_replay(path: str | Path, events: Sequence[Mapping[str, Any]], tracks: xr.Dataset,

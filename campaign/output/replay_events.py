@@ -46,6 +46,8 @@ STATUS_WORDS = MappingProxyType({
     "out_of_coal": "out of coal",
     "stopped": "stopped",
     "interned": "interned",
+    "in_action": "in action",
+    "sunk": "sunk",
 })
 
 
@@ -359,7 +361,77 @@ def _end(r: Rec) -> str:
     return f"ends {state} at {where(r)} with {num(r.get('coal_t'))} t of coal, {num(r.get('run_nm'))} nm run"
 
 
+def _engagement_start(r: Rec) -> str:
+    others = [f for f in (r.get("forces") or []) if f != r.get("force")]
+    return (f"goes into action (battle {r.get('battle', '?')}, {r.get('engine', '?')} rules)"
+            + (f" with {', '.join(map(str, others))}" if others else ""))
+
+
+def _engagement_end(r: Rec) -> str:
+    if r.get("sunk"):
+        state = "sunk"
+    else:
+        state = (f"damage {num(100 * float(r.get('damage') or 0))} %, gunnery {num(100 * float(r.get('gunnery') or 0))} %"
+                 + (f", {num(r.get('speed_lost_kn'), 1)} kn lost" if r.get("speed_lost_kn") else ""))
+    why = BATTLE_ENDS.get(str(r.get("reason")), str(r.get("reason") or "?"))
+    return (f"comes out of action after {num(r.get('duration_min'))} min ({why}): {state}; "
+            f"{num(r.get('coal_burnt_t'))} t of coal burnt")
+
+
+BATTLE_ENDS = MappingProxyType({"destroyed": "a side destroyed", "separated": "out of sight",
+                                "drawn_off": "the enemy drew off",
+                                "out_of_range": "out of range", "darkness": "night fell",
+                                "settled": "the umpire settled it", "time": "time limit",
+                                "unfinished": "the scenario ended"})
+
+
+def _fire(r: Rec) -> str:
+    return f"fires on {r.get('target', '?')} at {num(r.get('range_yd'))} yd"
+
+
+def _hit(r: Rec) -> str:
+    what = r.get("part") or r.get("cause") or ""
+    by = f" by {r['by']}" if r.get("by") else ""
+    dmg = f", damage {num(100 * float(r['damage']))} %" if isinstance(r.get("damage"), (int, float)) else ""
+    return f"is hit{by}" + (f" ({what})" if what else "") + dmg
+
+
+def _torpedo(r: Rec) -> str:
+    result = r.get("result") or ("hits" if r.get("hit") else "misses")
+    return f"fires a torpedo at {r.get('target', '?')} at {num(r.get('range_yd'))} yd: {result}"
+
+
+def _sunk(r: Rec) -> str:
+    return "sinks" + (f", sunk by {r['by']}" if r.get("by") else "")
+
+
+def _break_off(r: Rec) -> str:
+    return f"breaks off the action ({r.get('of_side') or r.get('side') or 'her side'} outmatched)"
+
+
+def _admiral_disabled(r: Rec) -> str:
+    return "has her admiral put out of action"
+
+
+def _signal(r: Rec) -> str:
+    return f"hoists a signal: {r.get('text') or r.get('order') or 'new course and speed'}"
+
+
+def _battle_track(r: Rec) -> str:
+    return f"battle {r.get('battle', '?')} ends ({BATTLE_ENDS.get(str(r.get('reason')), r.get('reason'))})"
+
+
 PHRASES: Mapping[str, Phrase] = MappingProxyType({
+    "engagement_start": _engagement_start,
+    "engagement_end": _engagement_end,
+    "fire": _fire,
+    "hit": _hit,
+    "torpedo": _torpedo,
+    "sunk": _sunk,
+    "break_off": _break_off,
+    "admiral_disabled": _admiral_disabled,
+    "signal": _signal,
+    "battle_track": _battle_track,
     "sighting": _sighting,
     "contact_lost": _contact_lost,
     "course_change": _course_change,

@@ -12,6 +12,8 @@ travels with the package without package-data configuration.
 from __future__ import annotations
 
 import html
+import json
+from typing import Any
 
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
        "img-src data: blob:; font-src data:")
@@ -52,13 +54,23 @@ footer { font-size: 11px; color: #666; padding: 3px 14px 6px; }
 header, #controls, footer { flex-shrink: 0; }
 """
 
+
+def script_json(obj: Any) -> str:
+    """Compact JSON that is safe inside an HTML ``<script>`` element: ``<``, ``>`` and ``&`` (and the
+    JavaScript line separators) escaped as ``\\uXXXX``, so no text can close the element."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
 SPEEDS_H_PER_S = (1, 3, 6, 12, 24)
 DEFAULT_SPEED_H_PER_S = 6
 
 
-def page(title: str, footer: str, plotly_js: str, data_json: str) -> str:
+def page(title: str, footer: str, plotly_js: str, data_json: str, after_chart: str = "") -> str:
     """The whole page. ``title`` and ``footer`` are plain text (escaped here); ``data_json`` must
-    already be safe inside a script element (no ``<``)."""
+    already be safe inside a script element (no ``<``). ``after_chart`` is HTML put below the chart,
+    after the player (the battles' section, ``replay_battle.battles_section``)."""
     if "<" in data_json:
         raise ValueError("replay data must have '<' escaped before it is put in the page")
     options = "".join(
@@ -84,7 +96,7 @@ def page(title: str, footer: str, plotly_js: str, data_json: str) -> str:
         '<main><div id="map"></div><aside><h2>Events</h2><ol id="events"></ol></aside></main>\n'
         f"<footer>{html.escape(footer)}</footer>\n</div>\n"
         f'<script type="application/json" id="replay-data">{data_json}</script>\n'
-        f"<script>{PLAYER_JS}</script>\n</body>\n</html>\n"
+        f"<script>{PLAYER_JS}</script>\n{after_chart}</body>\n</html>\n"
     )
 
 

@@ -15,8 +15,11 @@ def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) 
     """A JSON-ready summary: ``scenario`` (meta), ``events`` (counts by type) and ``units``."""
     counts: Counter[str] = Counter()
     units: dict[str, dict[str, Any]] = {}
+    battles: dict[int, dict[str, Any]] = {}
     for rec in events:
         counts[rec["type"]] += 1
+        if rec["type"] in ("engagement_start", "engagement_end", "hit", "sunk"):
+            _battle(battles, rec)
         u = rec.get("unit")
         if u is None:
             continue
@@ -39,4 +42,31 @@ def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) 
             units[u]["out_of_coal_at"] = rec["t"]
         elif rec["type"] == "arrive" and u in units:
             units[u].setdefault("arrivals", []).append({"t": rec["t"], "at": rec.get("to")})
-    return {"scenario": dict(meta), "events": dict(sorted(counts.items())), "units": units}
+    return {"scenario": dict(meta), "events": dict(sorted(counts.items())), "units": units,
+            "battles": [battles[k] for k in sorted(battles)]}
+
+
+def _battle(battles: dict[int, dict[str, Any]], rec: Mapping[str, Any]) -> None:
+    """Fold one battle record into the battle's summary: when, under which engine, who was in it, why it
+    ended, hits taken, ships sunk, and each ship's damage, speed lost and coal burnt."""
+    n = rec.get("battle")
+    if n is None:
+        return
+    b = battles.setdefault(n, {"battle": n, "ships": {}, "hits_taken": {}, "sunk": []})
+    unit = rec.get("unit")
+    if rec["type"] == "engagement_start":
+        b.setdefault("start", rec["t"])
+        b.setdefault("lat", rec.get("lat"))
+        b.setdefault("lon", rec.get("lon"))
+        b["engine"] = rec.get("engine")
+        b["ships"].setdefault(unit, {"side": rec.get("side")})
+    elif rec["type"] == "engagement_end":
+        b["end"] = rec["t"]
+        b["reason"] = rec.get("reason")
+        b["broke_off"] = rec.get("broke_off", [])
+        b["ships"].setdefault(unit, {"side": rec.get("side")}).update(
+            {k: rec.get(k) for k in ("damage", "gunnery", "speed_lost_kn", "sunk", "coal_burnt_t")})
+    elif rec["type"] == "hit":
+        b["hits_taken"][unit] = b["hits_taken"].get(unit, 0) + 1
+    elif rec["type"] == "sunk" and unit not in b["sunk"]:
+        b["sunk"].append(unit)

@@ -84,11 +84,13 @@ def read_yaml(path: Path) -> Any:
         raise ScenarioError(path, [Fault(where, f"not valid YAML: {problem}")]) from None
 
 
-def validate_form(path: Path, raw: Any) -> s.ScenarioModel:
+def validate_form(path: Path, raw: Any, model: type = s.ScenarioModel) -> Any:
+    """Check a file's form against a pydantic ``model`` (a scenario by default); every fault names
+    its field."""
     if not isinstance(raw, dict):
         raise ScenarioError(path, [Fault("", "the file must hold a mapping of scenario fields")])
     try:
-        return s.ScenarioModel.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
         faults = []
         for err in exc.errors():
@@ -527,6 +529,7 @@ class _Resolver:
             headquarters=headquarters, standing=standing, messages=messages,
             description=m.description, path=self.path,
             local_time=m.local_time.model_dump() if m.local_time else {},
+            engine=m.tactics.engine,
         )
 
 

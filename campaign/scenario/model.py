@@ -97,6 +97,7 @@ class Scenario:
     description: str = ""
     path: Path | None = None
     local_time: Mapping[str, object] = field(default_factory=dict)
+    engine: str = "nwc1905"  # the tactical engine its battles are fought under (campaign.tactics.engines)
 
     @property
     def duration_min(self) -> float:

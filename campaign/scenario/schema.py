@@ -276,6 +276,14 @@ class MessageModel(_Strict):
     note: str | None = None
 
 
+class TacticsModel(_Strict):
+    """How the scenario's battles are fought: ``engine`` one of nwc1905 (NWC 1905 fleet game, seed 002),
+    jane (Jane's game, seed 004) or board (the 1914 board game's combat table, seed 000). The command
+    line's ``--engine`` overrides it for one run."""
+
+    engine: Literal["nwc1905", "jane", "board"] = "nwc1905"
+
+
 class ScenarioModel(_Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     title: str = ""
@@ -289,6 +297,7 @@ class ScenarioModel(_Strict):
     politics: list[PoliticalEventModel] = []
     weather: WeatherModel = WeatherModel()
     command: CommandModel = CommandModel()
+    tactics: TacticsModel = TacticsModel()
     messages: list[MessageModel] = []
     forces: list[ForceModel] = Field(min_length=1)
     sources: list[str] = []

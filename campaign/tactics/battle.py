@@ -12,6 +12,7 @@ A battle ends (``BattleOutcome.reason``) when:
   ``darkness``     night falls and the rules allow no night action;
   ``separated``    no enemy is within the visibility of any ship (a break-off succeeded);
   ``out_of_range`` nobody has fired for ``no_fire_min`` and the sides are beyond gun range;
+  ``drawn_off``    a side breaking off has not been gained on for ``drawn_off_min``;
   ``time``         the safety limit ``max_duration_h`` (data/tactics/helm.yaml).
 A side that means to fight breaks off when its fighting value falls below ``break_off_ratio`` of the
 enemy's; a ``break_off`` event says so.
@@ -19,6 +20,7 @@ enemy's; a ``break_off`` event says so.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -63,13 +65,15 @@ class BattleRun:
 
     def __init__(self, engine: Engine, setup: BattleSetup, rng: np.random.Generator, *,
                  rules: HelmRules | None = None, setting_at: Callable[[float], Setting] | None = None,
-                 preferred_range_yd: Mapping[str, float] | None = None, keep_frames: bool = True) -> None:
+                 preferred_range_yd: Mapping[str, float] | None = None, preferred_cap_yd: float | None = None,
+                 keep_frames: bool = True) -> None:
         self.engine = engine
         self.setup = setup
         self.rules = rules or default_helm_rules()
         self.setting_at = setting_at or (lambda t_s: setup.setting)
         self.setting = self.setting_at(0.0)
         self.preferred = dict(preferred_range_yd or {})
+        self.preferred_cap = preferred_cap_yd
         self.intents = dict(setup.intents)
         self.battle = engine.begin(setup, rng)
         self.ships = {c.name: c.ship for c in setup.combatants}
@@ -79,6 +83,7 @@ class BattleRun:
         self.keep_frames = keep_frames
         self.broke_off: list[str] = []
         self.last_fire_s = 0.0
+        self.nearest: deque[tuple[float, float]] = deque()  # (t_s, nearest hostile range) while a side runs
         self.reason: str | None = None
         self._frame()
         self.reason = self._over(self.battle.views())
@@ -99,12 +104,16 @@ class BattleRun:
             return None
         dt = float(self.battle.next_tick_s())
         self.setting = self.setting_at(self.t_s)
-        helm = steer(self.battle.views(), self.intents, self.rules, self.preferred)
+        cap = self.rules.visibility_fraction * self.setting.visibility_yd
+        if self.preferred_cap is not None:
+            cap = min(cap, self.preferred_cap)
+        helm = steer(self.battle.views(), self.intents, self.rules, self.preferred, cap)
         new = self.battle.step(helm, self.setting)
         views = self.battle.views()
         for v in views:
             if v.afloat:
-                self.coal_t[v.name] += float(self.ships[v.name].consumption.t_per_h(v.speed_kn)) * dt / 3600.0
+                # Going astern burns as going ahead at that speed.
+                self.coal_t[v.name] += float(self.ships[v.name].consumption.t_per_h(abs(v.speed_kn))) * dt / 3600.0
         if any(e.type == "fire" for e in new):
             self.last_fire_s = self.t_s
         self.events.extend(new)
@@ -150,6 +159,15 @@ class BattleRun:
         longest = max((v.gun_range_yd for v in afloat if v.can_fire), default=0.0)
         if nearest > longest and self.t_s - self.last_fire_s >= self.rules.no_fire_min * 60.0:
             return "out_of_range"
+        if "break_off" in self.intents.values():
+            near = self.nearest
+            near.append((self.t_s, nearest))
+            start = self.t_s - self.rules.drawn_off_min * 60.0
+            # Keep one entry at or before the window's start: the range the chasers had then.
+            while len(near) > 1 and near[1][0] <= start:
+                near.popleft()
+            if near[0][0] <= start and nearest > near[0][1] - self.rules.drawn_off_gain_yd:
+                return "drawn_off"
         if self.t_s >= self.rules.max_duration_h * 3600.0:
             return "time"
         return None

@@ -29,8 +29,11 @@ class HelmRules:
     closing_angle_deg: float
     preferred_range_fraction: float
     hold_band_fraction: float
+    visibility_fraction: float
     break_off_ratio: float
     no_fire_min: float
+    drawn_off_min: float
+    drawn_off_gain_yd: float
     max_duration_h: float
 
     @classmethod
@@ -40,8 +43,11 @@ class HelmRules:
             closing_angle_deg=float(raw["approach"]["closing_angle_deg"]),
             preferred_range_fraction=float(raw["approach"]["preferred_range_fraction"]),
             hold_band_fraction=float(raw["approach"]["hold_band_fraction"]),
+            visibility_fraction=float(raw["approach"]["visibility_fraction"]),
             break_off_ratio=float(raw["break_off"]["fighting_value_ratio"]),
             no_fire_min=float(raw["end"]["no_fire_min"]),
+            drawn_off_min=float(raw["end"]["drawn_off_min"]),
+            drawn_off_gain_yd=float(raw["end"]["drawn_off_gain_yd"]),
             max_duration_h=float(raw["end"]["max_duration_h"]),
         )
 
@@ -58,13 +64,15 @@ def _oblique(bearing: float, course: float, angle: float) -> float:
 
 
 def steer(views: Sequence[ShipView], intents: Mapping[str, str], rules: HelmRules | None = None,
-          preferred_range_yd: Mapping[str, float] | None = None) -> dict[str, HelmOrder]:
+          preferred_range_yd: Mapping[str, float] | None = None,
+          preferred_cap_yd: float | None = None) -> dict[str, HelmOrder]:
     """Helm orders for every afloat ship.
 
     A side breaking off steers straight away from the centre of the enemy ships at the most she can
     make. A side that means to fight closes its nearest enemy obliquely (``closing_angle_deg`` off the
     bearing) until within ``hold_band_fraction`` of its preferred range (``preferred_range_yd[side]``,
-    else ``preferred_range_fraction`` of the ship's own gun range), holds it by steering the enemy's
+    else ``preferred_range_fraction`` of the ship's own gun range, never beyond ``preferred_cap_yd``
+    where the rules set one: data/tactics/zoom.yaml), holds it by steering the enemy's
     course, and opens obliquely if nearer; an enemy who is running is chased straight at.
     """
     rules = rules or default_helm_rules()
@@ -84,7 +92,11 @@ def steer(views: Sequence[ShipView], intents: Mapping[str, str], rules: HelmRule
         e = min(enemies, key=lambda s: float(range_yd(v.x_yd, v.y_yd, s.x_yd, s.y_yd)))
         r = float(range_yd(v.x_yd, v.y_yd, e.x_yd, e.y_yd))
         brg = float(bearing_deg(v.x_yd, v.y_yd, e.x_yd, e.y_yd))
-        pref = (preferred_range_yd or {}).get(v.side) or rules.preferred_range_fraction * v.gun_range_yd
+        pref = (preferred_range_yd or {}).get(v.side)
+        if not pref:
+            pref = rules.preferred_range_fraction * v.gun_range_yd
+            if preferred_cap_yd is not None:
+                pref = min(pref, preferred_cap_yd)
         band = rules.hold_band_fraction * pref
         running = intents.get(e.side) == "break_off"
         if r > pref + band:

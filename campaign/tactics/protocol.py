@@ -131,7 +131,8 @@ class HelmOrder:
 @dataclass(frozen=True)
 class TickEvent:
     """Something that happened in a tick. ``type`` one of EVENT_TYPES; ``ship`` the actor (the firer,
-    the ship hit, the ship sunk); ``target`` the other ship where there is one; ``data`` the rest
+    the ship hit, the ship sunk); ``target`` the other ship where there is one (for a hit or a sinking:
+    the firer; the world's records call it ``by``); ``data`` the rest
     (``range_yd``, ``calibre_mm``, ``points``, ``hits``, ``damage``, ``roll``...)."""
 
     t_s: float

@@ -21,6 +21,7 @@ class EngineZoom:
     approach_step_min: float
     battle_start_yd: float
     night_action: bool
+    preferred_range_cap_yd: float | None = None
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class ZoomRules:
     @classmethod
     def load(cls, path: Path = ZOOM_FILE) -> ZoomRules:
         raw = yaml.safe_load(path.read_text())
-        engines = {name: EngineZoom(float(e["approach_step_min"]), float(e["battle_start_yd"]), bool(e["night_action"]))
+        engines = {name: EngineZoom(float(e["approach_step_min"]), float(e["battle_start_yd"]), bool(e["night_action"]),
+                                    None if e.get("preferred_range_cap_yd") is None else float(e["preferred_range_cap_yd"]))
                    for name, e in raw["engines"].items()}
         return cls(engines, bool(raw["fire_back"]["rule"]), float(raw["formation"]["line_ahead_spacing_yd"]))
 

@@ -434,7 +434,7 @@ class CommandRuntime:
             force.name, force.side, force.nation, float(lat), float(lon),
             float(course) if force.leg is not None else None,
             force.leg.speed_kn if force.leg is not None else 0.0,
-            min(s.ship.sustained_speed_kn for s in ships),
+            max(min(s.ship.sustained_speed_kn - s.condition.speed_lost_kn for s in ships), 0.0),
             min(s.coal_at(now) / s.ship.coal_capacity_t for s in ships), ships[0].status, force.in_port,
             force.place, tuple(s.name for s in ships), force.current_order)
 

@@ -96,7 +96,10 @@ class Contacts:
         obs = world.forces[observer]
         lead = (obs.active_ships() or obs.ships)[0]
         tgt_ships = self.ships_of(target)
-        data: dict[str, Any] = {"observer": observer, "target": target, "range_nm": round(info["range_nm"], 3)}
+        # A contact lost because a force is gone (sunk, interned) has no range: the record leaves it out.
+        r_nm = info["range_nm"]
+        data: dict[str, Any] = {"observer": observer, "target": target,
+                                "range_nm": None if r_nm != r_nm else round(r_nm, 3)}
         if new == 0:
             world.emit(lead, "contact_lost", **data, previous=LEVELS[old])
         else:

@@ -33,10 +33,10 @@ def resolve_speed(force: ForceState, spec: Speed) -> tuple[float, bool]:
     for hours on end in August 1914 (``data/ships.yaml``); a dash at design speed must be ordered
     by name.
     """
-    ships = [s.ship for s in force.active_ships()]
+    ships = force.active_ships()
     if isinstance(spec, str):
-        return min(getattr(s, f"{spec}_speed_kn") for s in ships), False
-    cap = min(s.sustained_speed_kn for s in ships)
+        return max(min(getattr(s.ship, f"{spec}_speed_kn") - s.condition.speed_lost_kn for s in ships), 0.0), False
+    cap = max(min(s.ship.sustained_speed_kn - s.condition.speed_lost_kn for s in ships), 0.0)
     return (min(float(spec), cap), float(spec) > cap + 1e-9)
 
 
@@ -69,7 +69,7 @@ def head_sea_limit_kn(world: World, force: ForceState, lat: float, lon: float, c
         return math.inf, None
     rules = world.weather.params.effects
     ws = world.weather.at(lat, lon, world.clock.utc(t_min))
-    return min(s.ship.design_speed_kn - head_sea_speed_loss_kn(s.ship, ws, course_deg, rules)
+    return min(s.ship.design_speed_kn - s.condition.speed_lost_kn - head_sea_speed_loss_kn(s.ship, ws, course_deg, rules)
                for s in force.active_ships()), ws
 
 

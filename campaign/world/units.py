@@ -12,9 +12,12 @@ from dataclasses import dataclass, field
 from campaign.geo.routing import Route, Vessel
 from campaign.model.orders import Order, Point
 from campaign.model.ships import Ship
+from campaign.tactics.protocol import Condition
 
 # Statuses a ship can be in; the order is the code written to tracks.nc (CF flag_values).
-STATUSES = ("in_port", "underway", "waiting", "coaling", "out_of_coal", "stopped", "interned")
+STATUSES = ("in_port", "underway", "waiting", "coaling", "out_of_coal", "stopped", "interned", "in_action", "sunk")
+# Statuses of a ship that no longer belongs to her force's doings.
+GONE = ("out_of_coal", "interned", "sunk")
 
 
 @dataclass
@@ -34,6 +37,7 @@ class ShipState:
     burnt_t: float = 0.0
     taken_t: float = 0.0
     given_t: float = 0.0
+    condition: Condition = Condition()  # battle damage carried from fight to fight (campaign.tactics)
 
     @property
     def name(self) -> str:
@@ -102,9 +106,10 @@ class ForceState:
     order_epoch: int = 0  # bumped each time its orders are replaced
     order_index: int = 0  # the order it is carrying out
     script: tuple = ()  # the orders it was given, kept while its doctrine has it doing something else
+    battle: object = None  # the Fight it is in (campaign.world.engagement), if any
 
     def active_ships(self) -> list[ShipState]:
-        return [s for s in self.ships if s.status not in ("out_of_coal", "interned")]
+        return [s for s in self.ships if s.status not in GONE]
 
     def vessel(self) -> Vessel:
         """Largest beam and draught of the force, for the router (None where a ship's is unknown)."""

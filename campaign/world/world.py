@@ -24,6 +24,7 @@ from campaign.world.clock import Clock
 from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
+from campaign.world.engagement import Engagements
 from campaign.world.sighting import Conditions, SightingRules
 from campaign.world.weather import Weather
 from campaign.world.records import Recorder
@@ -54,7 +55,8 @@ class World:
 
     def __init__(self, scenario: Scenario, seed: int, *, router: Router | None = None,
                  places: Gazetteer | None = None, rules: StrategicRules | None = None,
-                 conditions: Conditions | None = None, sighting_rules: SightingRules | None = None) -> None:
+                 conditions: Conditions | None = None, sighting_rules: SightingRules | None = None,
+                 engine: str | None = None) -> None:
         self.scenario = scenario
         self.seed = seed
         self.env = simpy.Environment()
@@ -74,6 +76,8 @@ class World:
                                script=scenario.weather_script)
         self.contacts = Contacts(self, conditions or default_conditions(self), sighting_rules)
         self.command = CommandRuntime(self)
+        # The tactical engine battles are fought under: the run's choice, else the scenario's.
+        self.engagements = Engagements(self, engine or scenario.engine)
         for spec in scenario.forces:
             self._add_force(spec)
         self.env.process(politics.announce(self))
@@ -127,6 +131,13 @@ class World:
         sa, sb = self.scenario.side_of_nation(a), self.scenario.side_of_nation(b)
         neutral = self.scenario.neutral_sides
         return sa is not None and sb is not None and sa != sb and sa not in neutral and sb not in neutral
+
+    def may_fire(self, shooter: str, target: str) -> bool:
+        """May ships of ``shooter`` open fire on ships of ``target`` now? By the political timeline when
+        the scenario has one (war, or leave to fire before war); else when the two are at war."""
+        if self.scenario.politics.events:
+            return self.scenario.politics.may_fire(shooter, target, self.env.now)
+        return self.at_war(shooter, target)
 
     def belligerent(self, nation: str) -> bool:
         """Is the nation at war with anyone now (and so bound by the rules for belligerents)?"""
@@ -242,12 +253,18 @@ class World:
         """
         while True:
             try:
+                while force.battle is not None:  # in action: its orders wait for the battle's end
+                    yield force.battle.done
                 yield from self._carry_out(force)
                 return
             except NewOrders:
                 steaming.account_distance(self, force)
-                if not force.in_port and force.active_ships():
+                if not force.in_port and force.active_ships() and force.battle is None:
                     self.set_all(force, "waiting")
+                continue
+            except simpy.Interrupt as intr:  # new orders given while it waited for a battle's end
+                if intr.cause not in (NEW_ORDERS, REPLANNED):
+                    raise
                 continue
 
     def _carry_out(self, force: ForceState) -> Generator[simpy.Event, Any, None]:

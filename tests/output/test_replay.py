@@ -145,7 +145,21 @@ def test_phrases_read_as_sentences() -> None:
     from_sea = {**base, "type": "depart", "to": "Messina", "speed_kn": 15.5}
     assert sentence(from_sea) == "Goeben steers for Messina at 15.5 kn"
     # a type nobody has phrased yet still reads sensibly
-    assert sentence({**base, "type": "engagement_start"}) == "Goeben: engagement start"
+    assert sentence({**base, "type": "mine_laid"}) == "Goeben: mine laid"
+    # battles
+    battle = {
+        "engagement_start": ({"battle": 1, "engine": "jane", "forces": ["Goeben", "Gloucester"]},
+                             "Goeben goes into action (battle 1, jane rules) with Gloucester"),
+        "fire": ({"target": "Gloucester", "range_yd": 8012.4}, "Goeben fires on Gloucester at 8,012 yd"),
+        "hit": ({"by": "Gloucester", "part": "belt", "damage": 0.05}, "Goeben is hit by Gloucester (belt), damage 5 %"),
+        "sunk": ({"by": "Indomitable"}, "Goeben sinks, sunk by Indomitable"),
+        "engagement_end": ({"reason": "separated", "duration_min": 42.0, "damage": 0.25, "gunnery": 0.5,
+                            "speed_lost_kn": 2.0, "sunk": False, "coal_burnt_t": 31.8},
+                           "Goeben comes out of action after 42 min (out of sight): damage 25 %, gunnery 50 %, "
+                           "2 kn lost; 32 t of coal burnt"),
+    }
+    for type_, (fields, text) in battle.items():
+        assert sentence({**base, "type": type_, **fields}) == text
 
 
 def test_phrases_of_sightings_signals_commands_and_pictures() -> None:

@@ -202,3 +202,23 @@ def test_helm_prefers_the_sides_given_range():
     held = steer(views, {"A": "engage", "B": "engage"}, preferred_range_yd={"A": 9000.0})
     assert held["a"].course_deg == pytest.approx(77.0)
     assert isinstance(held["a"], HelmOrder)
+
+
+def test_helm_never_prefers_a_range_beyond_the_engines_cap():
+    # Jane's eyes-open limit (data/tactics/zoom.yaml): a ship with 16,000-yd guns still closes to 10,000.
+    views = [_v("a", "A", 0, 0, course=0, gun=16000.0), _v("b", "B", 0, 11500, course=77.0)]
+    free = steer(views, {"A": "engage", "B": "engage"})
+    capped = steer(views, {"A": "engage", "B": "engage"}, preferred_cap_yd=10000.0)
+    assert free["a"].course_deg == pytest.approx(77.0)  # 11,500 is within 0.75 x 16,000 +- 10 %
+    assert abs(abs(angle_diff_deg(0.0, capped["a"].course_deg)) - default_helm_rules().closing_angle_deg) < 1e-9
+
+
+def test_a_running_side_the_enemy_cannot_gain_on_has_drawn_off():
+    # Equal speeds, a stern chase inside gun range: the chasers never gain, so after drawn_off_min the
+    # battle ends and the chase is left to the campaign.
+    window_s = default_helm_rules().drawn_off_min * 60
+    setup = BattleSetup((_c("Defence", "G", 0, 0, 0, 18, max_kn=18), _c("Warrior", "B", 0, -6000, 0, 18, max_kn=18)),
+                        Setting("day", 2, 40000.0, False), {"G": "break_off", "B": "engage"})
+    out = fight(_Engine(damage=0.0, gun_range_yd=8000), setup, np.random.default_rng(0))
+    assert out.reason == "drawn_off"
+    assert window_s <= out.duration_s <= window_s + 120

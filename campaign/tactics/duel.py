@@ -1,0 +1,222 @@
+"""Duels: a battle set up directly from a small file, fought many times under any engine.
+
+A duel file (``scenarios/duels/*.yaml``) names the ships of each side, where and when they meet (the light
+comes from the real sun and moon there and then, and changes as the fight goes on), the sea and the
+visibility, the range and bearing between the leading ships, their courses, speeds and intents. It is
+checked like a scenario file: every fault names the file and the field, and the command exits with status
+2. ``fight_duel`` fights it once; ``duel_statistics`` fights it over many seeds and sums up the outcomes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import Field
+
+from campaign.geo.land import default_land
+from campaign.model.ships import default_ships, find_ship
+from campaign.scenario.loader import Fault, ScenarioError, read_yaml, validate_form
+from campaign.scenario.schema import UtcTime, _Strict
+from campaign.world.clock import parse_utc
+from campaign.tactics.battle import BattleOutcome, fight
+from campaign.tactics.engines import get_engine
+from campaign.tactics.kinematics import YD_PER_NM
+from campaign.tactics.protocol import BattleSetup, Combatant, Setting
+from campaign.tactics.zoom import default_zoom_rules
+
+
+class DuelSide(_Strict):
+    name: str = Field(min_length=1)
+    ships: list[str] = Field(min_length=1)
+    intent: Literal["engage", "break_off"] = "engage"
+    course_deg: float = Field(ge=0, lt=360)
+    speed_kn: float = Field(ge=0, le=40)
+    bearing_deg: float | None = Field(default=None, ge=0, lt=360)  # of this side's leader from the first side's
+    preferred_range_yd: float | None = Field(default=None, gt=0)
+    note: str | None = None
+
+
+class DuelWhere(_Strict):
+    lat: float = Field(ge=-90, le=90)
+    lon: float = Field(ge=-180, le=180)
+
+
+class DuelWeather(_Strict):
+    sea_state: int = Field(default=2, ge=0, le=9)
+    visibility_nm: float = Field(default=10.0, gt=0)
+
+
+class DuelModel(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    title: str = ""
+    description: str = ""
+    engine: Literal["nwc1905", "jane", "board"] = "nwc1905"
+    when: UtcTime
+    where: DuelWhere
+    weather: DuelWeather = DuelWeather()
+    range_yd: float = Field(gt=0)
+    sides: list[DuelSide] = Field(min_length=2, max_length=2)
+    history: str = ""
+    sources: list[str] = []
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A resolved duel file."""
+
+    name: str
+    title: str
+    engine: str
+    when: datetime
+    lat: float
+    lon: float
+    sea_state: int
+    visibility_nm: float
+    range_yd: float
+    sides: tuple[DuelSide, ...]
+    history: str
+    path: Path | None = None
+
+
+def load_duel(path: str | Path) -> Duel:
+    """Read and check a duel file; ``ScenarioError`` names the file, field and fault of every problem."""
+    path = Path(path)
+    m: DuelModel = validate_form(path, read_yaml(path), DuelModel)
+    faults: list[Fault] = []
+    ships = default_ships()
+    seen: set[str] = set()
+    for i, side in enumerate(m.sides):
+        for j, name in enumerate(side.ships):
+            try:
+                ship = find_ship(name, ships)
+            except KeyError:
+                faults.append(Fault(f"sides[{i}].ships[{j}]", f"no ship named '{name}' in data/ships.yaml"))
+                continue
+            if ship.name in seen:
+                faults.append(Fault(f"sides[{i}].ships[{j}]", f"'{name}' is already in the duel"))
+            seen.add(ship.name)
+    try:
+        when = parse_utc(m.when)
+    except (TypeError, ValueError):
+        faults.append(Fault("when", f"'{m.when}' is not a UTC time such as 1914-08-07T04:30Z"))
+        when = None
+    land = default_land()
+    if land.is_land(m.where.lat, m.where.lon):
+        faults.append(Fault("where", f"{m.where.lat:.4f},{m.where.lon:.4f} is on land"))
+    if m.sides[0].name == m.sides[1].name:
+        faults.append(Fault("sides[1].name", "the two sides need different names"))
+    if faults:
+        raise ScenarioError(path, faults)
+    return Duel(m.name, m.title, m.engine, when, m.where.lat, m.where.lon, m.weather.sea_state,
+                m.weather.visibility_nm, m.range_yd, tuple(m.sides), m.history, path)
+
+
+def duel_setup(duel: Duel, engine: str) -> tuple[BattleSetup, dict[str, float]]:
+    """The duel's ships in line ahead (``data/tactics/zoom.yaml`` spacing), the second side's leader
+    ``range_yd`` from the first's on its bearing, and the setting at the start."""
+    zoom = default_zoom_rules()
+    spacing = zoom.line_ahead_spacing_yd
+    ships = default_ships()
+    combatants: list[Combatant] = []
+    preferred: dict[str, float] = {}
+    for k, side in enumerate(duel.sides):
+        brg = 0.0 if k == 0 else (side.bearing_deg if side.bearing_deg is not None else 90.0)
+        x0 = 0.0 if k == 0 else duel.range_yd * math.sin(math.radians(brg))
+        y0 = 0.0 if k == 0 else duel.range_yd * math.cos(math.radians(brg))
+        back = math.radians(side.course_deg + 180.0)
+        if side.preferred_range_yd is not None:
+            preferred[side.name] = side.preferred_range_yd
+        for i, name in enumerate(side.ships):
+            ship = find_ship(name, ships)
+            combatants.append(Combatant(
+                ship=ship, unit=side.name, side=side.name,
+                x_yd=x0 + i * spacing * math.sin(back), y_yd=y0 + i * spacing * math.cos(back),
+                course_deg=side.course_deg, speed_kn=min(side.speed_kn, ship.sustained_speed_kn),
+                max_speed_kn=ship.sustained_speed_kn, fast_speed_kn=ship.sustained_speed_kn, flagship=(i == 0)))
+    setting = duel_setting(duel, engine, tuple(combatants))(0.0)
+    return BattleSetup(tuple(combatants), setting, {s.name: s.intent for s in duel.sides}), preferred
+
+
+def duel_setting(duel: Duel, engine: str, combatants: Sequence[Combatant]):
+    """The setting ``t_s`` seconds into the duel: the light at the place from ephem, the visibility as
+    the world's sighting rules give it for the smallest ship's hull in that light and weather."""
+    from campaign.world.light import light_at
+    from campaign.world.sighting import default_sighting_rules
+
+    rules = default_sighting_rules()
+    night_action = default_zoom_rules().engines[engine].night_action
+    factor = min(1.0, duel.visibility_nm / 10.0)  # data/weather.yaml reference: Jane's clear-day 10 nm
+    ships = [c.ship for c in combatants]
+
+    def setting(t_s: float) -> Setting:
+        light = light_at(duel.lat, duel.lon, duel.when + timedelta(seconds=t_s)).state
+        hull_nm = min(rules.ranges([s], light, factor, False)[1] for s in ships)
+        return Setting(light, duel.sea_state, hull_nm * YD_PER_NM, night_action)
+
+    return setting
+
+
+def fight_duel(duel: Duel, engine: str | None = None, seed: int = 0, keep_frames: bool = True) -> BattleOutcome:
+    """Fight the duel once under ``engine`` (default: the file's), all dice from ``seed``."""
+    name = engine or duel.engine
+    setup, preferred = duel_setup(duel, name)
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[2])  # the run's "combat" stream
+    return fight(get_engine(name), setup, rng, setting_at=duel_setting(duel, name, setup.combatants),
+                 preferred_range_yd=preferred, keep_frames=keep_frames,
+                 preferred_cap_yd=default_zoom_rules().engines[name].preferred_range_cap_yd)
+
+
+@dataclass(frozen=True)
+class DuelStatistics:
+    """Outcomes of one duel over many seeds under one engine."""
+
+    engine: str
+    runs: int
+    sunk_fraction: dict[str, float]  # ship -> fraction of runs she was sunk
+    mean_damage: dict[str, float]  # ship -> mean damage fraction
+    mean_duration_min: float
+    duration_quartiles_min: tuple[float, float, float]
+    reasons: dict[str, int]
+    broke_off: dict[str, int]  # side -> runs in which it broke off
+    side_losses: dict[str, float]  # side -> mean ships sunk
+
+    def as_dict(self) -> dict:
+        return {"engine": self.engine, "runs": self.runs, "sunk_fraction": self.sunk_fraction,
+                "mean_damage": self.mean_damage, "mean_duration_min": self.mean_duration_min,
+                "duration_quartiles_min": list(self.duration_quartiles_min), "reasons": self.reasons,
+                "broke_off": self.broke_off, "mean_ships_sunk": self.side_losses}
+
+
+def duel_statistics(duel: Duel, engine: str, runs: int, seed: int = 0) -> DuelStatistics:
+    """Fight the duel ``runs`` times (seeds ``seed`` .. ``seed + runs - 1``) and sum up."""
+    ships = [n for s in duel.sides for n in s.ships]
+    names = {n: find_ship(n).name for n in ships}
+    side_of = {names[n]: s.name for s in duel.sides for n in s.ships}
+    sunk = dict.fromkeys(names.values(), 0)
+    damage = dict.fromkeys(names.values(), 0.0)
+    reasons: dict[str, int] = {}
+    broke: dict[str, int] = {s.name: 0 for s in duel.sides}
+    losses: dict[str, int] = {s.name: 0 for s in duel.sides}
+    durations = []
+    for r in range(runs):
+        out = fight_duel(duel, engine, seed + r, keep_frames=False)
+        durations.append(out.duration_s / 60.0)
+        reasons[out.reason] = reasons.get(out.reason, 0) + 1
+        for side in out.broke_off:
+            broke[side] += 1
+        for name, c in out.conditions.items():
+            damage[name] += c.damage
+            if c.sunk:
+                sunk[name] += 1
+                losses[side_of[name]] += 1
+    q = np.percentile(durations, [25, 50, 75]) if durations else (0, 0, 0)
+    return DuelStatistics(engine, runs, {k: v / runs for k, v in sunk.items()},
+                          {k: round(v / runs, 3) for k, v in damage.items()},
+                          round(float(np.mean(durations)), 1), tuple(round(float(x), 1) for x in q),
+                          reasons, broke, {k: v / runs for k, v in losses.items()})

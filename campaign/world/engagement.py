@@ -1,0 +1,367 @@
+"""The zoom: hostile forces that close are handed to a tactical engine, fought tick by tick, and handed back.
+
+Whenever two hostile forces come in sight, a watcher checks their range at the engine's approach step
+(the 1905 umpire's 15-minute moves, Jane's 10-minute moves: ``data/tactics/zoom.yaml``) for as long as
+either sees the other. When fire is allowed between them by the political timeline (one side may fire on
+the other; the other then fires back, seed 000), at least one commander means to engage (his standing
+instructions: leave to fire and ``on_contact`` chase or engage), both are at sea, the light allows, and
+the nearest ships are within the engine's battle range, the battle begins: both forces stop their
+strategic business, the fight is projected onto a pyproj azimuthal-equidistant plane centred on it, and
+``campaign.tactics.battle.BattleRun`` plays it one SimPy timeout per tick, so that forces elsewhere keep
+moving and messages keep flowing. When it ends, damage, speed lost, coal burnt at the speeds steamed and
+the final positions flow back, sunk ships leave their forces, a ship that can no longer move is left
+behind as a force of her own, and the commanders decide again (a side that broke off may be chased).
+
+Records: ``engagement_start`` and ``engagement_end`` (every ship in it), and from the engine's ticks
+``fire``, ``hit``, ``torpedo``, ``sunk``, ``break_off``, ``admiral_disabled``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from campaign.geo.earth import distance_nm
+from campaign.model.orders import Stop
+from campaign.tactics.battle import BattleOutcome, BattleRun, track_columns
+from campaign.tactics.engines import get_engine
+from campaign.tactics.kinematics import YD_PER_NM, bearing_deg
+from campaign.tactics.localplane import LocalPlane
+from campaign.tactics.protocol import BattleSetup, Combatant, Condition, Setting, TickEvent
+from campaign.tactics.zoom import default_zoom_rules
+from campaign.world import steaming
+from campaign.world.units import ForceState, ShipState
+
+if TYPE_CHECKING:
+    from campaign.world.world import World
+
+# Record fields an engine's event data may not take over.
+RESERVED = {"unit", "side", "lat", "lon", "t_min", "type", "t_s"}
+# Records written from the engine's tick events.
+TICK_RECORDS = {"fire", "hit", "torpedo", "sunk", "break_off", "admiral_disabled", "signal"}
+
+
+@dataclass
+class Fight:
+    """A battle in progress in the world, and what the replay needs of it afterwards."""
+
+    number: int
+    forces: list[ForceState]
+    plane: LocalPlane
+    start_min: float
+    done: simpy.Event
+    outcome: BattleOutcome | None = None
+    names: dict[str, str] = field(default_factory=dict)  # ship -> force
+
+
+class Engagements:
+    """Every battle of one world: the watchers, the zoom in, the fight, the zoom out."""
+
+    def __init__(self, world: "World", engine: str) -> None:
+        self.world = world
+        self.engine_name = engine
+        self.engine = get_engine(engine)
+        self.zoom = default_zoom_rules()
+        self.rules = self.zoom.engines[engine]
+        self.rng = world.rng["combat"]
+        self.watching: set[frozenset[str]] = set()
+        self.fights: list[Fight] = []
+        world.contacts.listen(self.on_contact)
+
+    # -- who may fight ---------------------------------------------------------------------------
+
+    def fire_allowed(self, a: ForceState, b: ForceState) -> bool:
+        """May shots pass between the two forces now? Either may fire on the other by the political
+        timeline; the other then fires back (seed 000: 'the Germans can't fire on the British until the
+        British fire on them')."""
+        w = self.world
+        one_way = w.may_fire(a.nation, b.nation) or w.may_fire(b.nation, a.nation)
+        return one_way if self.zoom.fire_back else (w.may_fire(a.nation, b.nation) and w.may_fire(b.nation, a.nation))
+
+    def means_to_engage(self, force: ForceState, enemy: ForceState) -> bool:
+        """Does the force's commander mean to fight this enemy? Only warships, only with leave to fire by
+        the political timeline and in the commander's own standing instructions (he may not yet know
+        of a war), and only if his instructions on meeting the enemy are to chase or engage."""
+        if all(s.ship.is_merchant for s in force.active_ships()):
+            return False
+        if not self.world.may_fire(force.nation, enemy.nation):
+            return False
+        node = self.world.command.nodes.get(force.name)
+        st = node.standing if node is not None else None
+        return st is not None and st.may_fire and st.on_contact in ("chase", "engage")
+
+    # -- watching an approach --------------------------------------------------------------------
+
+    def on_contact(self, observer: str, target: str, old: int, new: int, info: Any) -> None:
+        if new == 0:
+            return
+        key = frozenset((observer, target))
+        if key in self.watching:
+            return
+        self.watching.add(key)
+        self.world.env.process(self._watch(observer, target, key))
+
+    def _in_contact(self, a: str, b: str) -> bool:
+        pairs = self.world.contacts.model.pairs
+        return any((st := pairs.get(k)) is not None and st.level > 0 for k in ((a, b), (b, a)))
+
+    def _range_yd(self, a: ForceState, b: ForceState) -> float:
+        now = self.world.env.now
+        la, lo, _ = a.position_at(now)
+        lb, lob, _ = b.position_at(now)
+        return distance_nm(la, lo, lb, lob) * YD_PER_NM
+
+    def _ready(self, a: ForceState, b: ForceState) -> bool:
+        for f in (a, b):
+            if not f.active_ships() or f.in_port or f.interned or f.battle is not None:
+                return False
+        if not self.fire_allowed(a, b):
+            return False
+        if not (self.means_to_engage(a, b) or self.means_to_engage(b, a)):
+            return False
+        if not self.rules.night_action:
+            lat, lon, _ = a.position_at(self.world.env.now)
+            if self.world.contacts.model.conditions.light(lat, lon, self.world.env.now) == "dark":
+                return False
+        return self._range_yd(a, b) <= self.rules.battle_start_yd
+
+    def _watch(self, a_name: str, b_name: str, key: frozenset[str]) -> Generator[simpy.Event, Any, None]:
+        """Check the pair's range at the approach step while either sees the other."""
+        w = self.world
+        step = self.rules.approach_step_min
+        try:
+            while w.env.now < w.end_min:
+                a, b = w.forces[a_name], w.forces[b_name]
+                if not a.active_ships() or not b.active_ships():
+                    return
+                if self._ready(a, b):
+                    fight = self._begin(a, b)
+                    yield from self._fight(fight)
+                    yield w.env.timeout(step)  # let the sides draw apart before looking again
+                    continue
+                if not self._in_contact(a_name, b_name) and a.battle is None and b.battle is None:
+                    return
+                yield w.env.timeout(step)
+        finally:
+            self.watching.discard(key)
+
+    # -- the zoom in -----------------------------------------------------------------------------
+
+    def _joining(self, a: ForceState, b: ForceState) -> list[ForceState]:
+        """The two forces and any other force of either side at sea within battle range of one of them."""
+        out = [a, b]
+        for f in self.world.forces.values():
+            if f in out or f.side not in (a.side, b.side) or not f.active_ships():
+                continue
+            if f.in_port or f.interned or f.battle is not None:
+                continue
+            enemy = b if f.side == a.side else a
+            if self.fire_allowed(f, enemy) and self._range_yd(f, enemy) <= self.rules.battle_start_yd:
+                out.append(f)
+        return out
+
+    def _begin(self, a: ForceState, b: ForceState) -> Fight:
+        w = self.world
+        now = w.env.now
+        forces = self._joining(a, b)
+        for f in forces:
+            steaming.account_distance(w, f)  # the leg ends where the force is now
+            f.lat, f.lon, _ = f.position_at(now)
+        lat0 = sum(f.lat for f in forces) / len(forces)
+        lon0 = sum(f.lon for f in forces) / len(forces)
+        fight = Fight(len(self.fights) + 1, forces, LocalPlane(lat0, lon0), now, w.env.event())
+        self.fights.append(fight)
+        for f in forces:
+            f.battle = fight
+            f.orders = tuple(f.orders[f.order_index:])  # what it was doing, taken up again afterwards
+            f.order_epoch += 1
+            w.interrupt(f, "new orders")
+            for s in f.active_ships():
+                fight.names[s.name] = f.name
+                w.set_status(s, "in_action", 0.0)
+                w.emit(s, "engagement_start", battle=fight.number, engine=self.engine_name,
+                       forces=[x.name for x in forces])
+        return fight
+
+    def _combatants(self, fight: Fight) -> tuple[Combatant, ...]:
+        """The ships of every force in line ahead from where the force is, leader nearest the enemy."""
+        out: list[Combatant] = []
+        spacing = self.zoom.line_ahead_spacing_yd
+        for f in fight.forces:
+            x0, y0 = fight.plane.to_xy_yd(f.lat, f.lon)
+            enemies = [e for e in fight.forces if e.side != f.side]
+            ex = sum(fight.plane.to_xy_yd(e.lat, e.lon)[0] for e in enemies) / len(enemies)
+            ey = sum(fight.plane.to_xy_yd(e.lat, e.lon)[1] for e in enemies) / len(enemies)
+            course = f.course_deg if f.course_deg is not None else float(bearing_deg(x0, y0, ex, ey))
+            back = math.radians(course + 180.0)
+            speed = 0.0 if f.leg is None else f.leg.speed_kn
+            for i, s in enumerate(f.active_ships()):
+                cond = s.condition
+                out.append(Combatant(
+                    ship=s.ship, unit=f.name, side=f.side,
+                    x_yd=x0 + i * spacing * math.sin(back), y_yd=y0 + i * spacing * math.cos(back),
+                    course_deg=course, speed_kn=speed,
+                    max_speed_kn=max(s.ship.sustained_speed_kn - cond.speed_lost_kn, 0.0),
+                    fast_speed_kn=None if cond.fast_speed_lost else s.ship.sustained_speed_kn,
+                    condition=cond, flagship=(i == 0)))
+        return tuple(out)
+
+    def _setting_at(self, fight: Fight):
+        """The light, sea and visibility at the centre of the fight, ``t_s`` seconds into it."""
+        w = self.world
+        cond = w.contacts.model.conditions
+        model = w.contacts.model
+        ships = [s.ship for f in fight.forces for s in f.active_ships()]
+        lat0, lon0 = fight.plane.lat0, fight.plane.lon0
+
+        def setting(t_s: float) -> Setting:
+            t_min = fight.start_min + t_s / 60.0
+            light = cond.light(lat0, lon0, min(t_min, w.end_min))
+            vis = cond.visibility(lat0, lon0, min(t_min, w.end_min))
+            hull_nm = model.rules.ranges(ships, light, vis, False)[1]
+            sea = w.weather.at(lat0, lon0, w.clock.utc(min(t_min, w.end_min))).state
+            return Setting(light, int(sea), hull_nm * YD_PER_NM, self.rules.night_action)
+
+        return setting
+
+    # -- the fight -------------------------------------------------------------------------------
+
+    def _fight(self, fight: Fight) -> Generator[simpy.Event, Any, None]:
+        w = self.world
+        intents = {}
+        for f in fight.forces:
+            enemies = [e for e in fight.forces if e.side != f.side]
+            if any(self.means_to_engage(f, e) for e in enemies):
+                intents[f.side] = "engage"
+            else:
+                intents.setdefault(f.side, "break_off")
+        setup = BattleSetup(self._combatants(fight), self._setting_at(fight)(0.0), intents)
+        run = BattleRun(self.engine, setup, self.rng, setting_at=self._setting_at(fight),
+                        preferred_cap_yd=self.rules.preferred_range_cap_yd)
+        seen = 0
+        while True:
+            dt = run.advance()
+            if dt is None:
+                break
+            # The tick is played at its start; its events are written when the tick has run, in order.
+            limit = w.end_min - w.env.now
+            yield w.env.timeout(min(dt / 60.0, max(limit, 0.0)))
+            seen = self._write(fight, run, seen)
+            if w.env.now >= w.end_min:
+                break
+        self._write(fight, run, seen)
+        fight.outcome = run.outcome()
+        self._end(fight, fight.outcome)
+
+    def _ship(self, name: str) -> ShipState:
+        return self.world.ships[name]
+
+    def _write(self, fight: Fight, run: BattleRun, seen: int) -> int:
+        """Write the tick events not yet written as records; sinkings take effect at once."""
+        w = self.world
+        frame = run.frames[-1] if run.frames else None
+        where = {n: (x, y, c, v) for n, x, y, c, v, _ in frame.ships} if frame else {}
+        for ev in run.events[seen:]:
+            if ev.type not in TICK_RECORDS:
+                continue
+            ship = self._ship(ev.ship) if ev.ship in w.ships else None
+            # A hit's ship is the ship hit and its other ship the firer (campaign.tactics.protocol).
+            other = "by" if ev.type in ("hit", "sunk") else "target"
+            data: dict[str, Any] = {"battle": fight.number, other: ev.target, "t_battle_s": round(ev.t_s, 1)}
+            # Fields a record keeps for itself (unit, side, position) are renamed, not lost.
+            data.update({(f"of_{k}" if k in RESERVED else k): v for k, v in ev.data.items() if k not in data})
+            if ship is None:
+                of_side = data.get("of_side")
+                w.rec.emit(w.env.now, ev.type, None, of_side, **data)
+                continue
+            if ev.type == "sunk" and ship.status != "sunk":
+                w.set_status(ship, "sunk", 0.0)
+            x, y, course, speed = where.get(ship.name, (0.0, 0.0, None, 0.0))
+            lat, lon = fight.plane.to_latlon(x, y)
+            # The fields every record of a ship carries (campaign.world.world.World.emit), so that tracks
+            # follow her through the battle: the coal burnt in it is booked when it ends.
+            w.rec.emit(w.env.now, ev.type, ship.name, ship.side, lat, lon, force=fight.names.get(ship.name),
+                       status=ship.status, coal_t=round(ship.coal_at(w.env.now), 2), coal_rate_t_per_h=0.0,
+                       speed_kn=round(speed, 3), course_deg=None if course is None else round(course, 1),
+                       **data)
+        return len(run.events)
+
+    # -- the zoom out ----------------------------------------------------------------------------
+
+    def _end(self, fight: Fight, out: BattleOutcome) -> None:
+        w = self.world
+        now = w.env.now
+        land = w.router.graph.land
+        sunk = set(out.sunk())
+        for f in fight.forces:
+            ships = [s for s in f.ships if s.name in out.final]
+            afloat = [out.final[s.name] for s in ships if s.name not in sunk]
+            if afloat:
+                x = sum(v.x_yd for v in afloat) / len(afloat)
+                y = sum(v.y_yd for v in afloat) / len(afloat)
+                lat, lon = fight.plane.to_latlon(x, y)
+                if land.is_land(lat, lon):
+                    lat, lon = land.nearest_sea_point(lat, lon, 0.5)
+                f.lat, f.lon = lat, lon
+                f.course_deg = afloat[0].course_deg
+            for s in ships:
+                s.condition = out.conditions[s.name]
+                s.settle(now)
+                burnt = min(out.coal_t.get(s.name, 0.0), s.coal_t)
+                s.coal_t -= burnt
+                s.burnt_t += burnt
+                if s.name in sunk and s.status != "sunk":
+                    w.set_status(s, "sunk", 0.0)
+                elif s.name not in sunk:
+                    w.set_status(s, "waiting")
+            f.battle = None
+        for f in fight.forces:
+            for s in [s for s in f.ships if s.name in out.final]:
+                c = s.condition
+                w.emit(s, "engagement_end", battle=fight.number, engine=out.engine, reason=out.reason,
+                       duration_min=round(out.duration_s / 60.0, 1), damage=round(c.damage, 3),
+                       gunnery=round(c.gunnery, 3), speed_lost_kn=round(c.speed_lost_kn, 2), sunk=c.sunk,
+                       coal_burnt_t=round(out.coal_t.get(s.name, 0.0), 1),
+                       broke_off=list(out.broke_off))
+        sides = {s.name: (s.side, f.name) for f in fight.forces for s in f.ships if s.name in out.final}
+        w.rec.emit(now, "battle_track", None, None, fight.plane.lat0, fight.plane.lon0, battle=fight.number,
+                   engine=out.engine, reason=out.reason, start_min=round(fight.start_min, 4),
+                   sides={n: v[0] for n, v in sides.items()}, forces={n: v[1] for n, v in sides.items()},
+                   **track_columns(out.frames))
+        for f in list(fight.forces):
+            self._leave_behind_the_disabled(f)
+        fight.done.succeed()
+        for f in fight.forces:
+            w.moved(f)
+        for f in fight.forces:
+            node = w.command.nodes.get(f.name)
+            if node is None or not f.active_ships():
+                continue
+            # A commander who broke off, outmatched, does not seek the same fight again: he shadows
+            # (keeps touch at a safe range and reports), his own decision on what he has just seen.
+            if f.side in out.broke_off and node.standing.on_contact in ("chase", "engage"):
+                node.standing = replace(node.standing, on_contact="shadow")
+                w.rec.emit(now, "standing", f.name, f.side, None, None, changes={"on_contact": "shadow"},
+                           by=f.name, reason=f"broke off from battle {fight.number}, outmatched")
+            w.command.decide(node, "battle")
+
+    def _leave_behind_the_disabled(self, force: ForceState) -> None:
+        """A ship that can no longer steam is left where she lies as a force of her own; the rest of the
+        squadron goes on at the speed of its slowest ship (DESIGN.md 4: squadrons move at the slowest)."""
+        from campaign.model.orders import Detach
+
+        active = force.active_ships()
+        stopped = [s for s in active if s.ship.sustained_speed_kn - s.condition.speed_lost_kn <= 0.0]
+        if not stopped:
+            return
+        if len(stopped) == len(active):
+            force.orders = (Stop(),)
+            force.order_epoch += 1
+            return
+        for s in stopped:
+            self.world.detach(force, Detach(ships=(s.name,), name=f"{s.name} (disabled)", orders=(Stop(),),
+                                            note="left behind, unable to steam"))

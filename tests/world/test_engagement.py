@@ -1,0 +1,187 @@
+"""The zoom: hostile forces that may fight and mean to are handed to a tactical engine and handed back.
+
+The world's side of it is checked here with a transparent test engine (tests/tactics/test_battle.py), so
+that each effect (positions, coal, damage, sinkings, resuming orders) is exact; the real engines are
+fought in the world in test_engagement_engines below.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.geo.land import default_land
+from campaign.scenario.loader import load_scenario
+from campaign.tactics.kinematics import YD_PER_NM
+from campaign.tactics.zoom import default_zoom_rules
+from campaign.world import engagement
+from campaign.world.conditions import ClearDay
+from campaign.world.world import World
+from tests.conftest import scenario_dict
+from tests.tactics.test_battle import _Engine
+
+WAR = [{"at": "1914-08-02T00:00Z", "war": ["Germany", "France"]},
+       {"at": "1914-08-02T00:00Z", "war": ["United Kingdom", "Germany"]}]
+GOEBEN_EAST = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.0, "lon": 16.0},
+               "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 21.0}, "speed": 14}]}
+HQ = {"headquarters": [{"name": "Admiralty", "side": "Entente", "nation": "United Kingdom", "station": "London"}]}
+
+
+def hunter(name="Gloucester", ships=("Gloucester",), lat=36.15, lon=16.6, on_contact="engage", may_fire=True):
+    force = {"name": name, "side": "Entente", "ships": list(ships), "start": {"lat": lat, "lon": lon},
+             "orders": [{"do": "stop"}]}
+    return force, {name: {"on_contact": on_contact, "may_fire": may_fire}}
+
+
+def run_world(write_scenario, forces, standing, *, politics=WAR, end="1914-08-02T12:00Z", engine=None, seed=0):
+    content = scenario_dict(forces, start="1914-08-02T00:00Z", end=end)
+    content["politics"] = politics
+    content["command"] = dict(HQ, standing=standing)
+    world = World(load_scenario(write_scenario(content)), seed, conditions=ClearDay(), engine=engine)
+    world.run()
+    return world
+
+
+def recs(world, type_=None, unit=None):
+    return [r for r in world.rec.records if (type_ is None or r.type == type_) and (unit is None or r.unit == unit)]
+
+
+@pytest.fixture
+def strong_goeben(monkeypatch):
+    """Every battle fought by the test engine: Goeben ten times as strong as anyone."""
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+                                                                       damage=0.05))
+
+
+def test_a_battle_begins_at_the_engines_range_and_every_ship_is_in_it(write_scenario, strong_goeben):
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    starts = recs(w, "engagement_start")
+    assert {r.unit for r in starts} == {"Goeben", "Gloucester"}
+    assert all(r.data["status"] == "in_action" for r in starts)
+    t0 = starts[0].t_min
+    # The range between them at the start is within the engine's battle range (nwc1905 by default), and
+    # more than one approach step's closing earlier.
+    from campaign.geo.earth import distance_nm
+
+    g, h = (next(r for r in starts if r.unit == u) for u in ("Goeben", "Gloucester"))
+    r_yd = distance_nm(g.lat, g.lon, h.lat, h.lon) * YD_PER_NM
+    assert r_yd <= default_zoom_rules().engines["nwc1905"].battle_start_yd + 1
+    fires = recs(w, "fire")
+    assert fires and all(f.t_min >= t0 for f in fires) and all(f.data["battle"] == 1 for f in fires)
+    assert sorted(recs(w, "battle_track")[0].data["names"]) == ["Gloucester", "Goeben"]
+
+
+def test_a_sunk_ship_leaves_her_force_and_the_victor_goes_on_with_her_orders(write_scenario, strong_goeben):
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing, end="1914-08-03T06:00Z")
+    sunk = recs(w, "sunk", "Gloucester")
+    assert len(sunk) == 1 and sunk[0].data["status"] == "sunk"
+    assert w.ships["Gloucester"].status == "sunk"
+    assert not w.forces["Gloucester"].active_ships()
+    end = next(r for r in recs(w, "engagement_end", "Goeben"))
+    assert end.data["reason"] == "destroyed" and end.data["sunk"] is False
+    # Goeben takes up her sailing orders again and arrives where she was going.
+    arrive = [r for r in recs(w, "arrive", "Goeben") if r.t_min > end.t_min]
+    assert arrive and abs(arrive[0].lon - 21.0) < 0.05
+    # Nothing more happens to the sunk ship.
+    assert not [r for r in w.rec.records if r.unit == "Gloucester" and r.t_min > sunk[0].t_min
+                and r.type not in ("engagement_end", "end")]
+
+
+def test_coal_burnt_in_battle_comes_off_the_bunkers(write_scenario, strong_goeben):
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    start = next(r for r in recs(w, "engagement_start", "Goeben"))
+    end = next(r for r in recs(w, "engagement_end", "Goeben"))
+    burnt = end.data["coal_burnt_t"]
+    assert burnt > 0
+    # The ship's coal fell by the battle's burn while in action (no other burning is booked meanwhile).
+    assert start.data["coal_t"] - end.data["coal_t"] == pytest.approx(burnt, abs=0.2)
+
+
+def test_forces_end_a_battle_at_sea_never_on_land(write_scenario, strong_goeben):
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    land = default_land()
+    for r in recs(w, "engagement_end") + recs(w, "fire") + recs(w, "hit"):
+        if r.lat is not None:
+            assert not land.is_land(r.lat, r.lon)
+
+
+def test_no_battle_when_nobody_means_to_fight(write_scenario, strong_goeben):
+    force, standing = hunter(on_contact="shadow")
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    assert recs(w, "sighting") and not recs(w, "engagement_start")
+
+
+def test_no_battle_before_the_war_whatever_the_commander_believes(write_scenario, strong_goeben):
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing,
+                  politics=[{"at": "1914-08-02T00:00Z", "war": ["Germany", "France"]}])
+    assert recs(w, "sighting") and not recs(w, "engagement_start")
+
+
+def test_a_commander_without_leave_to_fire_does_not_begin_a_battle(write_scenario, strong_goeben):
+    force, standing = hunter(may_fire=False)
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    assert not recs(w, "engagement_start")
+
+
+def test_the_outmatched_side_breaks_off_and_escapes_by_speed(write_scenario, monkeypatch):
+    # Goeben ten times as strong, doing no damage: Breslau-fast Gloucester... here Dublin (27 kn) turns away.
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+                                                                       damage=0.0))
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    ends = recs(w, "engagement_end", "Gloucester")
+    assert ends and ends[0].data["broke_off"] == ["Entente"]
+    assert ends[0].data["reason"] in ("separated", "out_of_range")
+
+
+def test_same_seed_same_battle(write_scenario, strong_goeben):
+    force, standing = hunter()
+    a = run_world(write_scenario, [GOEBEN_EAST, force], standing, seed=3)
+    b = run_world(write_scenario, [GOEBEN_EAST, force], standing, seed=3)
+    assert [r.as_json(a.clock) for r in a.rec.records] == [r.as_json(b.clock) for r in b.rec.records]
+
+
+# -- the real engines in the world ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["nwc1905", "jane", "board"])
+def test_every_engine_fights_in_the_world_and_a_light_cruiser_alone_loses_to_goeben(write_scenario, engine):
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing, engine=engine, end="1914-08-02T18:00Z")
+    starts = recs(w, "engagement_start")
+    assert starts and all(r.data["engine"] == engine for r in starts)
+    ends = {r.unit: r for r in recs(w, "engagement_end")}
+    assert set(ends) == {"Goeben", "Gloucester"}
+    g, h = ends["Goeben"].data, ends["Gloucester"].data
+    # Outgunned, Gloucester is sunk or breaks off (and, having broken off, shadows instead of fighting
+    # again); Goeben is not sunk.
+    assert h["sunk"] or "Entente" in h["broke_off"]
+    assert not g["sunk"]
+    assert len({r.data["battle"] for r in recs(w, "engagement_start")}) == 1
+    # Whatever happened, the records of the battle are in time order and inside the battle.
+    t0, t1 = starts[0].t_min, ends["Goeben"].t_min
+    for r in recs(w, "fire") + recs(w, "hit"):
+        assert t0 <= r.t_min <= t1 and r.data["battle"] == 1
+    summary_battles = __import__("campaign.output.summary", fromlist=["build_summary"]).build_summary(
+        [r.as_json(w.clock) for r in w.rec.records], {})["battles"]
+    assert summary_battles[0]["engine"] == engine and summary_battles[0]["reason"] == g["reason"]
+
+
+def test_tracks_follow_a_ship_through_her_battle(write_scenario, monkeypatch):
+    from campaign.runner import RunResult, units_of
+
+    # A slow fight (1 % a minute), so that the 10-minute samples of tracks.nc fall inside it.
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+                                                                       damage=0.001))
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    result = RunResult(w.scenario, 0, w.rec.records, units_of(w.scenario))
+    ds = result.tracks
+    status = ds["status"].sel(unit="Gloucester").values
+    codes = list(ds["status"].attrs["flag_meanings"].split())
+    assert codes.index("in_action") in status
+    # and she is under way again afterwards (she broke off, outmatched)
+    assert status[-1] != codes.index("in_action")
