@@ -85,18 +85,19 @@ class BattleRun:
         self.last_fire_s = 0.0
         self.nearest: deque[tuple[float, float]] = deque()  # (t_s, nearest hostile range) while a side runs
         self.reason: str | None = None
-        self._frame()
-        self.reason = self._over(self.battle.views())
+        self._views = self.battle.views()  # the ships as they are now: unchanged until the next step
+        self._frame(self._views)
+        self.reason = self._over(self._views)
 
     @property
     def t_s(self) -> float:
         return float(self.battle.t_s)
 
-    def _frame(self) -> None:
+    def _frame(self, views) -> None:
         if self.keep_frames:
             self.frames.append(Frame(self.t_s, tuple(
                 (v.name, round(v.x_yd, 1), round(v.y_yd, 1), round(v.course_deg, 1), round(v.speed_kn, 2), v.afloat)
-                for v in self.battle.views())))
+                for v in views)))
 
     def advance(self) -> float | None:
         """Play one tick; return its length in seconds, or None if the battle is over (see ``reason``)."""
@@ -107,9 +108,10 @@ class BattleRun:
         cap = self.rules.visibility_fraction * self.setting.visibility_yd
         if self.preferred_cap is not None:
             cap = min(cap, self.preferred_cap)
-        helm = steer(self.battle.views(), self.intents, self.rules, self.preferred, cap)
+        helm = steer(self._views, self.intents, self.rules, self.preferred, cap)
         new = self.battle.step(helm, self.setting)
-        views = self.battle.views()
+        settled = self.battle.settled()
+        views = self._views = self.battle.views()
         for v in views:
             if v.afloat:
                 # Going astern burns as going ahead at that speed.
@@ -117,14 +119,13 @@ class BattleRun:
         if any(e.type == "fire" for e in new):
             self.last_fire_s = self.t_s
         self.events.extend(new)
-        settled = self.battle.settled()
         if settled is not None:
             self.events.extend(settled)
             self.reason = "settled"
-        self._frame()
+        self._frame(views)
         if self.reason is None:
             self._maybe_break_off(views)
-            self.reason = self._over(self.battle.views())
+            self.reason = self._over(views)
         return dt
 
     def _maybe_break_off(self, views) -> None:

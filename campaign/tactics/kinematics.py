@@ -8,6 +8,8 @@ Functions take scalars or numpy arrays and return the same.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
@@ -20,25 +22,42 @@ def yd_per_s(speed_kn: npt.ArrayLike) -> npt.ArrayLike:
     return speed_kn * YD_PER_NM / S_PER_H
 
 
+# Battles ask about one ship at a time thousands of times a tick: scalars take the math module's path,
+# an order of magnitude quicker than numpy's on single numbers; arrays (which math refuses with a
+# TypeError) take numpy's.
+
+
 def advance(x_yd, y_yd, course_deg, speed_kn, dt_s):
     """Position after ``dt_s`` seconds on a steady course and speed."""
     d = yd_per_s(speed_kn) * dt_s
+    if np.ndim(d) == 0 and np.ndim(course_deg) == 0 and np.ndim(x_yd) == 0 and np.ndim(y_yd) == 0:
+        c = math.radians(course_deg)
+        return x_yd + d * math.sin(c), y_yd + d * math.cos(c)
     c = np.radians(course_deg)
     return x_yd + d * np.sin(c), y_yd + d * np.cos(c)
 
 
 def range_yd(x1, y1, x2, y2):
     """Distance in yards between two points of the plane."""
-    return np.hypot(np.subtract(x2, x1), np.subtract(y2, y1))
+    try:
+        return math.hypot(x2 - x1, y2 - y1)
+    except TypeError:
+        return np.hypot(np.subtract(x2, x1), np.subtract(y2, y1))
 
 
 def bearing_deg(x1, y1, x2, y2):
     """True bearing in degrees (0-360) from point 1 to point 2."""
-    return np.degrees(np.arctan2(np.subtract(x2, x1), np.subtract(y2, y1))) % 360.0
+    try:
+        return math.degrees(math.atan2(x2 - x1, y2 - y1)) % 360.0
+    except TypeError:
+        return np.degrees(np.arctan2(np.subtract(x2, x1), np.subtract(y2, y1))) % 360.0
 
 
 def angle_diff_deg(a, b):
     """Signed smallest turn from ``a`` to ``b`` in degrees, in (-180, 180]."""
+    if type(a) is float and type(b) is float:
+        d = (b - a + 180.0) % 360.0 - 180.0
+        return 180.0 if d == -180.0 else d
     d = (np.subtract(b, a) + 180.0) % 360.0 - 180.0
     return np.where(d == -180.0, 180.0, d) if np.ndim(d) else (180.0 if d == -180.0 else float(d))
 
