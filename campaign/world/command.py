@@ -462,6 +462,8 @@ class CommandRuntime:
         force = self.world.forces.get(node.force)
         if force is None or not force.active_ships() or force.interned:
             return
+        if force.battle is not None:  # in action the helm has her (campaign.tactics.helm); he decides after
+            return
         for d in doctrine.decide(self.view(node), trigger):
             self._apply(node, force, d)
 

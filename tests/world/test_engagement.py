@@ -185,3 +185,24 @@ def test_tracks_follow_a_ship_through_her_battle(write_scenario, monkeypatch):
     assert codes.index("in_action") in status
     # and she is under way again afterwards (she broke off, outmatched)
     assert status[-1] != codes.index("in_action")
+
+
+def test_a_force_that_breaks_off_may_be_chased(write_scenario, monkeypatch):
+    # Goeben means to fight; Gloucester (shadowing) does not and turns away when the battle begins; she
+    # is faster, so the battle ends with her drawing off, and Goeben's commander chases her.
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+                                                                       damage=0.0))
+    goeben = dict(GOEBEN_EAST, orders=[{"do": "stop"}])
+    force, standing = hunter(on_contact="shadow", may_fire=False, lat=36.05, lon=16.15)
+    standing["Goeben"] = {"on_contact": "engage", "may_fire": True}
+    content = scenario_dict([goeben, force], start="1914-08-02T00:00Z", end="1914-08-02T12:00Z")
+    content["politics"] = WAR
+    content["command"] = {"headquarters": HQ["headquarters"] + [
+        {"name": "Admiralstab", "side": "Central Powers", "nation": "Germany", "station": "Berlin"}],
+        "standing": standing}
+    w = World(load_scenario(write_scenario(content)), 0, conditions=ClearDay())
+    w.run()
+    end = next(r for r in recs(w, "engagement_end", "Goeben"))
+    assert end.data["reason"] in ("separated", "drawn_off", "out_of_range")
+    later = [r for r in recs(w, "orders", "Goeben") if r.t_min >= end.t_min]
+    assert later and later[0].data["reason"].startswith("chasing")
