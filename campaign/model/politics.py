@@ -13,6 +13,10 @@ Kinds of event:
 * ``keep_out``: a nation's ships must keep out of a sovereign's territorial belt of ``width_nm``
   (Italy's 6 miles for the British from 4 August 1914); ``allow_in`` lifts it.
 * ``permit``: a nation is permitted something named (``enter_dardanelles``); ``forbid`` revokes.
+* ``fire_on_attack``: from then on, a nation may open fire on another the moment ships of the second
+  attack ships of ``protecting`` of the ``ship_types`` named (seed 000: "British ships can't fire on
+  German ships until 1) the Germans attempt to sink a French Transport"). The world grants the leave
+  (a ``fire`` event of its own) when the attack happens; ``hold_fire`` revokes either.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-KINDS = ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid")
+KINDS = ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid", "fire_on_attack")
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,8 @@ class PoliticalEvent:
     width_nm: float | None = None
     what: str | None = None  # permit/forbid: the thing permitted
     note: str | None = None
+    protecting: str | None = None  # fire_on_attack: whose ships' attack grants the leave
+    ship_types: tuple[str, ...] = ()  # fire_on_attack: of which types (campaign.model.ships types)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -77,6 +83,18 @@ class Politics:
             if e.kind in ("fire", "hold_fire") and e.nations == (shooter, target):
                 state = e.kind == "fire"
         return state
+
+    def fire_on_attack(self, t_min: float) -> tuple[PoliticalEvent, ...]:
+        """The conditional leaves to fire in force at ``t_min``: each (shooter, target) may fire once the
+        target attacks ships of ``protecting`` of ``ship_types``. A later ``hold_fire`` of the same pair
+        cancels it."""
+        out: dict[tuple[str, ...], PoliticalEvent] = {}
+        for e in self._upto(t_min):
+            if e.kind == "fire_on_attack":
+                out[e.nations] = e
+            elif e.kind == "hold_fire":
+                out.pop(e.nations, None)
+        return tuple(out.values())
 
     def keep_out(self, nation: str, t_min: float) -> tuple[tuple[str, float], ...]:
         """The (sovereign, width in nm) belts that ``nation``'s ships must keep out of at ``t_min``."""

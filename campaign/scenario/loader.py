@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import shapely
 import yaml
@@ -20,7 +20,7 @@ from campaign.geo.places import Gazetteer, default_places, parse_point
 from campaign.geo.regions import restricted_waters, sovereigns, territorial_belt
 from campaign.model import orders as o
 from campaign.model.politics import PoliticalEvent, Politics
-from campaign.model.ships import Ship, default_ships, find_ship
+from campaign.model.ships import Ship, ShipType, default_ships, find_ship
 from campaign.scenario import schema as s
 from campaign.scenario.model import ForceSpec, NeutralNotice, Scenario
 from campaign.world.clock import Clock, parse_utc
@@ -370,6 +370,15 @@ class _Resolver:
                 nations, extra = tuple(body), {}
             elif kind in ("fire", "hold_fire"):
                 nations, extra = (body.by, body.target), {}
+            elif kind == "fire_on_attack":
+                nations, extra = (body.by, body.target), {"protecting": body.protecting,
+                                                          "ship_types": tuple(body.ship_types)}
+                if body.protecting not in known:
+                    self.fault(f"{f}.{kind}.protecting", f"{body.protecting} is not a nation of any side")
+                bad = sorted(set(body.ship_types) - set(get_args(ShipType)))
+                if bad:
+                    self.fault(f"{f}.{kind}.ship_types", f"unknown ship type {', '.join(bad)} "
+                                                         f"(known: {', '.join(get_args(ShipType))})")
             elif kind in ("keep_out", "allow_in"):
                 nations, extra = tuple(body.who), {"sovereign": body.sovereign, "width_nm": body.width_nm}
                 if body.sovereign not in sovereigns():

@@ -169,6 +169,15 @@ class FireModel(_Strict):
     target: str
 
 
+class FireOnAttackModel(_Strict):
+    """Leave to fire on ``target`` once it attacks ``protecting``'s ships of ``ship_types`` (seed 000)."""
+
+    by: str
+    target: str
+    protecting: str
+    ship_types: list[str] = Field(default_factory=lambda: ["transport"], min_length=1)
+
+
 class WatersModel(_Strict):
     who: list[str] = Field(min_length=1)
     sovereign: str
@@ -178,6 +187,10 @@ class WatersModel(_Strict):
 class PermitModel(_Strict):
     who: list[str] = Field(min_length=1)
     what: str
+
+
+POLITICAL_KINDS = ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid",
+                   "fire_on_attack")
 
 
 class PoliticalEventModel(_Strict):
@@ -192,14 +205,14 @@ class PoliticalEventModel(_Strict):
     allow_in: WatersModel | None = None
     permit: PermitModel | None = None
     forbid: PermitModel | None = None
+    fire_on_attack: FireOnAttackModel | None = None
     note: str | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> "PoliticalEventModel":
-        given = [k for k in ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid")
-                 if getattr(self, k) is not None]
+        given = [k for k in POLITICAL_KINDS if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of war, peace, fire, hold_fire, keep_out, allow_in, permit, forbid"
+            raise ValueError("give exactly one of " + ", ".join(POLITICAL_KINDS)
                              + (f" (found {', '.join(given)})" if given else ""))
         if self.keep_out is not None and self.keep_out.width_nm is None:
             raise ValueError("keep_out needs width_nm")
@@ -207,8 +220,7 @@ class PoliticalEventModel(_Strict):
 
     @property
     def kind(self) -> str:
-        return next(k for k in ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid")
-                    if getattr(self, k) is not None)
+        return next(k for k in POLITICAL_KINDS if getattr(self, k) is not None)
 
 
 class WeatherModel(_Strict):

@@ -175,6 +175,7 @@ class Engagements:
         lon0 = sum(f.lon for f in forces) / len(forces)
         fight = Fight(len(self.fights) + 1, forces, LocalPlane(lat0, lon0), now, w.env.event())
         self.fights.append(fight)
+        self.grant_on_attack(fight)
         for f in forces:
             f.battle = fight
             f.orders = tuple(f.orders[f.order_index:])  # what it was doing, taken up again afterwards
@@ -186,6 +187,38 @@ class Engagements:
                 w.emit(s, "engagement_start", battle=fight.number, engine=self.engine_name,
                        forces=[x.name for x in forces])
         return fight
+
+    def grant_on_attack(self, fight: Fight) -> None:
+        """A conditional leave to fire comes true: ships of its target nation have attacked ships of the
+        protected nation of the named types (seed 000: the Germans attacking a French transport free the
+        British to fire). The leave is granted at once (a ``politics`` record), and every force of the
+        shooter nation that has the attacker in sight sees the attack and knows it may fire (a
+        ``standing`` record): the others learn it as they learn any rules of engagement, by message."""
+        w = self.world
+        now = w.env.now
+        for rule in w.scenario.politics.fire_on_attack(now):
+            shooter, target = rule.nations
+            if (shooter, target) in w.fire_granted:
+                continue
+            attackers = [f for f in fight.forces if f.nation == target]
+            victims = [f for f in fight.forces if f.nation == rule.protecting
+                       and any(s.ship.type in rule.ship_types for s in f.active_ships())]
+            if not any(self.means_to_engage(a, v) for a in attackers for v in victims):
+                continue
+            w.fire_granted.add((shooter, target))
+            w.rec.emit(now, "politics", kind="fire", nations=[shooter, target],
+                       note=f"{target} attacked {rule.protecting} {'/'.join(rule.ship_types)} ships "
+                            f"({', '.join(v.name for v in victims)}), battle {fight.number}")
+            for f in w.forces.values():
+                node = w.command.nodes.get(f.name)
+                if f.nation != shooter or node is None or node.standing.may_fire or not f.active_ships():
+                    continue
+                if any(self._in_contact(f.name, a.name) for a in attackers):
+                    node.standing = replace(node.standing, may_fire=True)
+                    w.rec.emit(now, "standing", f.name, f.side, None, None, changes={"may_fire": True},
+                               by=f.name, reason=f"saw {', '.join(a.name for a in attackers)} attack "
+                                                 f"{', '.join(v.name for v in victims)}")
+                    w.command.decide(node, "orders")
 
     def _combatants(self, fight: Fight) -> tuple[Combatant, ...]:
         """The ships of every force in line ahead from where the force is, leader nearest the enemy."""

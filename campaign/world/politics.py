@@ -27,6 +27,9 @@ def describe(e) -> dict[str, Any]:
         out["width_nm"] = e.width_nm
     if e.what:
         out["what"] = e.what
+    if getattr(e, "protecting", None):
+        out["protecting"] = e.protecting
+        out["ship_types"] = list(e.ship_types)
     if e.note:
         out["note"] = e.note
     return out

@@ -68,6 +68,9 @@ class World:
         streams = np.random.SeedSequence(seed).spawn(len(RNG_STREAMS))
         self.rng = {name: np.random.default_rng(s) for name, s in zip(RNG_STREAMS, streams)}
         self.end_min = scenario.duration_min
+        # Leaves to fire the run has granted (shooter, target): a conditional leave of the political
+        # timeline whose condition came true (campaign.world.engagement.Engagements.grant_on_attack).
+        self.fire_granted: set[tuple[str, str]] = set()
         self.forces: dict[str, ForceState] = {}
         self.ships: dict[str, ShipState] = {}
         self.transfers: dict[str, coaling.CollierTransfer] = {}
@@ -134,9 +137,11 @@ class World:
 
     def may_fire(self, shooter: str, target: str) -> bool:
         """May ships of ``shooter`` open fire on ships of ``target`` now? By the political timeline when
-        the scenario has one (war, or leave to fire before war); else when the two are at war."""
+        the scenario has one (war, or leave to fire before war, or leave earned by the target's attack on
+        protected ships: ``fire_granted``); else when the two are at war."""
         if self.scenario.politics.events:
-            return self.scenario.politics.may_fire(shooter, target, self.env.now)
+            return (self.scenario.politics.may_fire(shooter, target, self.env.now)
+                    or (shooter, target) in self.fire_granted)
         return self.at_war(shooter, target)
 
     def belligerent(self, nation: str) -> bool:

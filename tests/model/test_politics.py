@@ -69,3 +69,20 @@ def test_belts_and_permissions(write_scenario) -> None:
     assert not pol.permitted("United Kingdom", "enter_dardanelles", minutes(10, 15))
     assert not pol.permitted("Germany", "enter_dardanelles", minutes(11, 15))
     assert minutes(4, 12) in pol.change_times()
+
+
+def test_a_conditional_leave_to_fire_holds_from_its_time_until_withdrawn(write_scenario) -> None:
+    # Seed 000: the British may fire once the Germans attack a French transport; the world grants it.
+    content = scenario_dict([{"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": "Messina"}],
+                            start="1914-08-02T09:00Z", end="1914-08-13T00:00Z")
+    content["politics"] = [
+        {"at": "1914-08-03T00:00Z", "fire_on_attack": {"by": "United Kingdom", "target": "Germany",
+                                                       "protecting": "France"}},
+        {"at": "1914-08-05T00:00Z", "hold_fire": {"by": "United Kingdom", "target": "Germany"}}]
+    pol = load_scenario(write_scenario(content)).politics
+    assert pol.fire_on_attack(minutes(2, 12)) == ()
+    (rule,) = pol.fire_on_attack(minutes(4, 0))
+    assert rule.nations == ("United Kingdom", "Germany") and rule.protecting == "France"
+    assert rule.ship_types == ("transport",)
+    assert not pol.may_fire("United Kingdom", "Germany", minutes(4, 0))  # only when the attack comes
+    assert pol.fire_on_attack(minutes(5, 1)) == ()

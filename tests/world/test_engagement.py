@@ -206,3 +206,49 @@ def test_a_force_that_breaks_off_may_be_chased(write_scenario, monkeypatch):
     assert end.data["reason"] in ("separated", "drawn_off", "out_of_range")
     later = [r for r in recs(w, "orders", "Goeben") if r.t_min >= end.t_min]
     assert later and later[0].data["reason"].startswith("chasing")
+
+
+def test_an_attack_on_a_french_transport_frees_the_british_to_fire(write_scenario, monkeypatch):
+    # Seed 000: "British ships can't fire on German ships until 1) the Germans attempt to sink a French
+    # Transport". Breslau attacks a transport in sight of Gloucester, whose rules forbid her to fire:
+    # the leave is granted, she sees it, and she fights Breslau when that battle is over.
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Transport Algiers": 0.0, "Breslau": 2.0},
+                                                                       damage=0.02, gun_range_yd=8000))
+    forces = [
+        {"name": "Convoy", "side": "Entente", "ships": ["Transport Algiers"], "start": {"lat": 37.5, "lon": 6.5},
+         "orders": [{"do": "stop"}]},
+        {"name": "Breslau", "side": "Central Powers", "ships": ["Breslau"], "start": {"lat": 37.55, "lon": 6.6},
+         "orders": [{"do": "stop"}]},
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 37.45, "lon": 6.7},
+         "orders": [{"do": "stop"}]},
+    ]
+    content = scenario_dict(forces, start="1914-08-02T06:00Z", end="1914-08-02T14:00Z")
+    content["politics"] = [
+        {"at": "1914-08-02T00:00Z", "war": ["Germany", "France"]},
+        {"at": "1914-08-02T00:00Z", "fire_on_attack": {"by": "United Kingdom", "target": "Germany",
+                                                       "protecting": "France", "ship_types": ["transport"]}}]
+    content["command"] = {"headquarters": HQ["headquarters"] + [
+        {"name": "Admiralstab", "side": "Central Powers", "nation": "Germany", "station": "Berlin"}],
+        "standing": {"Breslau": {"on_contact": "engage", "may_fire": True},
+                     "Gloucester": {"on_contact": "engage", "may_fire": False}}}
+    w = World(load_scenario(write_scenario(content)), 0, conditions=ClearDay())
+    w.run()
+    granted = [r for r in recs(w, "politics") if r.data.get("kind") == "fire" and r.data.get("nations") == ["United Kingdom", "Germany"]]
+    first = next(r for r in recs(w, "engagement_start", "Breslau"))
+    assert len(granted) == 1 and granted[0].t_min == first.t_min
+    assert "Transport Algiers" in {r.unit for r in recs(w, "engagement_start") if r.data["battle"] == 1}
+    told = recs(w, "standing", "Gloucester")
+    assert told and told[0].data["changes"] == {"may_fire": True} and told[0].t_min == first.t_min
+    # Gloucester was kept out of the first battle (the leave came with it) and fights Breslau afterwards.
+    assert "Gloucester" not in {r.unit for r in recs(w, "engagement_start") if r.data["battle"] == 1}
+    assert any(r.data["battle"] >= 2 for r in recs(w, "engagement_start", "Gloucester"))
+
+
+def test_without_the_attack_there_is_no_leave(write_scenario, monkeypatch):
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine(damage=0.02, gun_range_yd=8000))
+    force, standing = hunter()
+    standing["Gloucester"]["may_fire"] = False
+    politics = [{"at": "1914-08-02T00:00Z", "fire_on_attack": {"by": "United Kingdom", "target": "Germany",
+                                                               "protecting": "France"}}]
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing, politics=politics)
+    assert not recs(w, "engagement_start") and not [r for r in recs(w, "politics") if r.data.get("kind") == "fire"]
