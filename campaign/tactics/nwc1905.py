@@ -47,8 +47,7 @@ from typing import Any
 import numpy as np
 
 from campaign.tactics import nwc1905_fire as fire
-from campaign.tactics.armament import guns_bearing
-from campaign.tactics.kinematics import angle_diff_deg, bearing_deg, range_yd, relative_bearing_deg
+from campaign.tactics.kinematics import angle_diff_deg, bearing_deg
 from campaign.tactics.nwc1905_motion import move_ship
 from campaign.tactics.nwc1905_rules import Nwc1905Rules, load_rules
 from campaign.tactics.nwc1905_umpire import CRIPPLED, LOSES_HALF, REMOVED, InContact, settle
@@ -81,6 +80,7 @@ class _Ship:
     gunnery_cap: float
     afloat: bool
     active: HelmOrder
+    battery: fire.Battery
     pending: HelmOrder | None = None
     torpedoed: bool = False
     torpedoes_fired: int = 0
@@ -90,6 +90,14 @@ class _Ship:
     @property
     def damage(self) -> float:
         return min(1.0, self.points / self.endurance)
+
+
+def _relative_bearing_deg(s: _Ship, e: _Ship) -> float:
+    """Bearing of ``e`` off ``s``'s bow, 0-180 either side: ``kinematics.relative_bearing_deg`` written
+    out on scalars, operation for operation (it is asked for every pair of ships every move)."""
+    brg = math.degrees(math.atan2(e.x - s.x, e.y - s.y)) % 360.0
+    d = (brg - s.course + 180.0) % 360.0 - 180.0
+    return 180.0 if d == -180.0 else abs(d)
 
 
 def _event(t_s: float, kind: str, ship: str, target: str | None = None, **data: Any) -> TickEvent:
@@ -109,6 +117,9 @@ class Nwc1905Battle:
         for c in setup.combatants:
             unit_size[c.unit] = unit_size.get(c.unit, 0) + 1
         self._ships: dict[str, _Ship] = {}
+        # The hostile pairs afloat with their ranges, as the ships stand now; None once a ship has moved
+        # or sunk. The driver, the move and the umpire ask for them several times between changes.
+        self._pairs: list[tuple[_Ship, _Ship, float]] | None = None
         for c in setup.combatants:
             kind = fire.kind_of(rules, c.ship)
             endurance = fire.endurance_points(rules, c.ship)
@@ -121,18 +132,19 @@ class Nwc1905Battle:
                 speed=max(0.0, c.speed_kn), points=points, points_at_entry=points,
                 gunnery_cap=max(0.0, min(1.0, c.condition.gunnery)),
                 afloat=not (c.condition.sunk or points >= rules.destroyed_at * endurance),
-                active=HelmOrder(c.course_deg, c.speed_kn),
+                active=HelmOrder(c.course_deg, c.speed_kn), battery=fire.Battery(rules, c.ship),
                 tubes_ready_s={"port": [0.0] * per_beam, "starboard": [0.0] * per_beam},
             )
 
     # -- what the driver reads ---------------------------------------------------------------------
 
-    def _hostile_pairs(self):
-        afloat = [s for s in self._ships.values() if s.afloat]
-        for i, a in enumerate(afloat):
-            for b in afloat[i + 1:]:
-                if a.c.side != b.c.side:
-                    yield a, b, float(range_yd(a.x, a.y, b.x, b.y))
+    def _hostile_pairs(self) -> list[tuple[_Ship, _Ship, float]]:
+        """Every pair of hostile ships afloat, in the order of the setup, with the range between them (yd)."""
+        if self._pairs is None:
+            afloat = [s for s in self._ships.values() if s.afloat]
+            self._pairs = [(a, b, math.hypot(b.x - a.x, b.y - a.y))
+                           for i, a in enumerate(afloat) for b in afloat[i + 1:] if a.c.side != b.c.side]
+        return self._pairs
 
     def _melee(self) -> bool:
         return any(r <= self.rules.melee_range_yd for _, _, r in self._hostile_pairs())
@@ -166,7 +178,7 @@ class Nwc1905Battle:
         if not s.afloat:
             return 0.0
         left = max(0.0, s.endurance - s.points) / self.rules.fighting_value_endurance_unit
-        return fire.broadside_weight(self.rules, s.c.ship) * self._offensive(s) * left
+        return s.battery.broadside_weight * self._offensive(s) * left
 
     def views(self) -> Sequence[ShipView]:
         """Every ship as the helm may see her; ``max_speed_kn`` is the most the helm may order in the
@@ -174,7 +186,7 @@ class Nwc1905Battle:
         melee = self._melee()
         out = []
         for s in self._ships.values():
-            armed = fire.broadside_weight(self.rules, s.c.ship) > 0.0
+            armed = s.battery.broadside_weight > 0.0
             out.append(ShipView(
                 name=s.c.name, side=s.c.side, unit=s.c.unit, x_yd=s.x, y_yd=s.y, course_deg=s.course,
                 speed_kn=s.speed, max_speed_kn=self._order_cap_kn(s, melee), afloat=s.afloat,
@@ -222,6 +234,7 @@ class Nwc1905Battle:
             m = move_ship(self.rules, s.x, s.y, s.course, s.speed, s.active.course_deg,
                           min(s.active.speed_kn, self._order_cap_kn(s, melee)), self._limit_kn(s), dt, turn_s)
             s.x, s.y, s.course, s.speed, s.turned_deg = m.x_yd, m.y_yd, m.course_deg, m.speed_kn, m.turned_deg
+        self._pairs = None
         received: dict[str, list[tuple[str, float, str]]] = {}
         events += self._gunfire(setting, dt, t1, received)
         events += self._torpedoes(setting, t1, received)
@@ -264,41 +277,38 @@ class Nwc1905Battle:
         return turn >= self.rules.signal_course_change_deg or \
             abs(old.speed_kn - new.speed_kn) >= self.rules.signal_speed_change_kn
 
-    def _others_xy(self, *skip: str) -> list[tuple[str, float, float]]:
-        return [(n, s.x, s.y) for n, s in self._ships.items() if s.afloat and n not in skip]
-
-    def _clear(self, firer: _Ship, target: _Ship) -> bool:
-        others = [(x, y) for n, x, y in self._others_xy(firer.c.name, target.c.name)]
+    def _clear(self, firer: _Ship, target: _Ship, afloat: Sequence[_Ship]) -> bool:
+        """Whether no other ship of ``afloat`` (either side) masks ``firer``'s line of fire to ``target``."""
+        others = [(o.x, o.y) for o in afloat if o is not firer and o is not target]
         return not fire.is_masked(self.rules, (firer.x, firer.y), (target.x, target.y), others)
 
     def _gunfire(self, setting: Setting, dt: float, t1: float,
                  received: dict[str, list[tuple[str, float, str]]]) -> list[TickEvent]:
         events = []
+        afloat = [s for s in self._ships.values() if s.afloat]
         for s in self._ships.values():
             offensive = self._offensive(s)
             if offensive <= 0.0:
                 continue
             best = None
-            for e in self._ships.values():
-                if not e.afloat or e.c.side == s.c.side:
+            for e in afloat:
+                if e.c.side == s.c.side:
                     continue
-                r = float(range_yd(s.x, s.y, e.x, e.y))
+                r = math.hypot(e.x - s.x, e.y - s.y)
                 if r > self.rules.gun_range_yd or r > setting.visibility_yd:
                     continue
-                rel = float(relative_bearing_deg(s.course, s.x, s.y, e.x, e.y))
-                weight = fire.fire_weight(self.rules, s.c.ship, rel)
-                if weight <= 0.0 or not self._clear(s, e):
+                weight, guns = s.battery.at(_relative_bearing_deg(s, e))
+                if weight <= 0.0:
                     continue
                 key = (self.rules.prefer_own_type and e.kind != s.kind, r)
-                if best is None or key < best[0]:
-                    best = (key, e, r, weight)
+                # Masking is the dearest test, and only a target that would be preferred needs it.
+                if (best is None or key < best[0]) and self._clear(s, e, afloat):
+                    best = (key, e, r, weight, guns)
             if best is None:
                 continue
-            _, e, r, weight = best
+            _, e, r, weight, guns = best
             points = fire.fire_points(self.rules, weight, r, offensive, s.turned_deg, dt)
             halved = s.turned_deg > self.rules.gunfire_halved_above_deg
-            rel = float(relative_bearing_deg(s.course, s.x, s.y, e.x, e.y))
-            guns = fire.value_8in(self.rules, guns_bearing(s.c.ship, rel))
             events.append(_event(t1, "fire", s.c.name, e.c.name, range_yd=round(r, 1), guns_8in=round(guns, 3),
                                  broadsides=round(weight, 4), offensive_factor=offensive,
                                  turning_halved=halved, points=round(points, 3)))
@@ -310,21 +320,22 @@ class Nwc1905Battle:
                    received: dict[str, list[tuple[str, float, str]]]) -> list[TickEvent]:
         events = []
         lo, hi = self.rules.torpedo_arc_deg
+        afloat = [s for s in self._ships.values() if s.afloat]
         for s in self._ships.values():
             if not s.afloat or not any(s.tubes_ready_s.values()):
                 continue
             best = None
-            for e in self._ships.values():
-                if not e.afloat or e.c.side == s.c.side:
+            for e in afloat:
+                if e.c.side == s.c.side:
                     continue
-                r = float(range_yd(s.x, s.y, e.x, e.y))
+                r = math.hypot(e.x - s.x, e.y - s.y)
                 if r > self.rules.torpedo_range_yd or r > setting.visibility_yd:
                     continue
                 rel = float(angle_diff_deg(s.course, float(bearing_deg(s.x, s.y, e.x, e.y))))
                 beam = "starboard" if rel > 0 else "port"
                 if not lo <= abs(rel) <= hi or not any(t <= t1 for t in s.tubes_ready_s[beam]):
                     continue
-                if (best is None or r < best[1]) and self._clear(s, e):
+                if (best is None or r < best[1]) and self._clear(s, e, afloat):
                     best = (e, r, beam)
             if best is None:
                 continue
@@ -353,6 +364,7 @@ class Nwc1905Battle:
                                    offensive_factor=self._offensive(s)))
             if s.afloat and s.points >= self.rules.destroyed_at * s.endurance:
                 s.afloat, s.speed = False, 0.0
+                self._pairs = None
                 last = received[name][-1][0]
                 sunk.append(_event(t1, "sunk", name, last, points_received=round(s.points, 3),
                                    endurance=s.endurance))
@@ -394,6 +406,7 @@ class Nwc1905Battle:
                                      offensive_factor=fire.offensive_factor(r, s.damage), **data))
             if s.points >= r.destroyed_at * s.endurance:
                 s.afloat, s.speed = False, 0.0
+                self._pairs = None
                 sunk.append(_event(self.t_s, "sunk", name, None, points_received=round(s.points, 3),
                                    endurance=s.endurance, **data))
         self._settlement = events + sunk

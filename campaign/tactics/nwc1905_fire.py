@@ -10,13 +10,20 @@ against their zone of chance (l.51) and do 500 points and take all speed (l.53).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from campaign.model.ships import Gun, Ship
-from campaign.tactics.armament import guns_bearing
-from campaign.tactics.kinematics import angle_diff_deg, bearing_deg, range_yd
+from campaign.tactics.armament import (
+    BEAM_DEG,
+    HALF_TURN_DEG,
+    ArcRules,
+    fold_bearing_deg,
+    guns_bearing,
+    load_arcs,
+)
 from campaign.tactics.nwc1905_rules import GunClass, Nwc1905Rules
 
 
@@ -95,6 +102,48 @@ def broadside_weight(rules: Nwc1905Rules, ship: Ship) -> float:
     return fire_weight(rules, ship, 90.0)
 
 
+def bearing_sector(rules: Nwc1905Rules, arcs: ArcRules, rel_bearing_deg: float) -> tuple[int, bool]:
+    """The sector of a bearing ``rel_bearing_deg`` off the bow that decides ``fire_weight``: which of
+    the arcs of ``armament.barrels_bearing`` it lies in (0 ahead, 1 astern, 2 the cross-deck arc about
+    the beam, 3 the rest of the broadside) and whether it is end-on (``is_end_on``). Two bearings in
+    the same sector have the same guns bearing and the same fire weight."""
+    rel = fold_bearing_deg(rel_bearing_deg)
+    if rel < arcs.end_on_half_arc_deg:
+        arc = 0
+    elif rel > HALF_TURN_DEG - arcs.end_on_half_arc_deg:
+        arc = 1
+    elif abs(rel - BEAM_DEG) <= arcs.cross_deck_half_arc_deg:
+        arc = 2
+    else:
+        arc = 3
+    return arc, is_end_on(rules, rel_bearing_deg)
+
+
+class Battery:
+    """One ship's fire by bearing sector (``bearing_sector``): her ``fire_weight`` and the value in
+    8-inch guns of the guns bearing, each worked out the first time a target lies in the sector. Her
+    guns and their arcs never change in a battle, and a battle asks this of every pair of ships every
+    move."""
+
+    __slots__ = ("_by_sector", "arcs", "broadside_weight", "rules", "ship")
+
+    def __init__(self, rules: Nwc1905Rules, ship: Ship) -> None:
+        self.rules = rules
+        self.ship = ship
+        self.arcs = load_arcs()
+        self._by_sector: dict[tuple[int, bool], tuple[float, float]] = {}
+        self.broadside_weight = self.at(BEAM_DEG)[0]
+
+    def at(self, rel_bearing_deg: float) -> tuple[float, float]:
+        """(``fire_weight``, value in 8-inch guns of the guns bearing) at ``rel_bearing_deg`` off the bow."""
+        key = bearing_sector(self.rules, self.arcs, rel_bearing_deg)
+        found = self._by_sector.get(key)
+        if found is None:
+            found = self._by_sector[key] = (fire_weight(self.rules, self.ship, rel_bearing_deg),
+                                            value_8in(self.rules, guns_bearing(self.ship, rel_bearing_deg)))
+        return found
+
+
 def offensive_factor(rules: Nwc1905Rules, damage_fraction: float) -> float:
     """The share of her offensive power left after receiving ``damage_fraction`` of her fighting
     endurance: 1, halved from 30 %, quartered from 60 % (seed 002 l.71-73), 0 once destroyed (l.75)."""
@@ -123,13 +172,16 @@ def is_masked(rules: Nwc1905Rules, firer_xy: tuple[float, float], target_xy: tup
     shall not be scored upon a ship over an intervening ship" (seed 002 l.85; angle a STAND-IN)."""
     fx, fy = firer_xy
     tx, ty = target_xy
-    r_t = float(range_yd(fx, fy, tx, ty))
-    b_t = float(bearing_deg(fx, fy, tx, ty))
+    # Asked for every candidate target every move: ``kinematics``' range_yd, bearing_deg and
+    # angle_diff_deg written out on scalars, operation for operation.
+    r_t_yd = math.hypot(tx - fx, ty - fy)
+    b_t_deg = math.degrees(math.atan2(tx - fx, ty - fy)) % 360.0
+    half_angle_deg = rules.masking_half_angle_deg
     for ox, oy in others_xy:
-        r_o = float(range_yd(fx, fy, ox, oy))
-        if 0.0 < r_o < r_t:
-            off = abs(float(angle_diff_deg(b_t, float(bearing_deg(fx, fy, ox, oy)))))
-            if off <= rules.masking_half_angle_deg:
+        r_o_yd = math.hypot(ox - fx, oy - fy)
+        if 0.0 < r_o_yd < r_t_yd:
+            off_deg = (math.degrees(math.atan2(ox - fx, oy - fy)) % 360.0 - b_t_deg + 180.0) % 360.0 - 180.0
+            if abs(180.0 if off_deg == -180.0 else off_deg) <= half_angle_deg:
                 return True
     return False
 

@@ -1,0 +1,314 @@
+"""The rules of the 'board' engine (``campaign.tactics.board``): the figures of ``data/tactics/board.yaml``
+as an immutable record, and the 1914 board game's rules (seed 000) as pure functions.
+
+``BoardRules`` holds every figure of the file (each cited there): the combat results table, the fire
+modifiers, the ranks and board types, the hit records (``HitCard``, what each box does: ``BoxEffect``),
+the endurance charts (``EnduranceChart``) and the stand-ins that put the board on the plane. The
+functions are the rules that need no battle: the die modifier of a firer (``fire_modifier``), the
+escape roll (``escapes``), whom a ship may fire on (``may_fire_on``) and how a side distributes its
+fire (``assign_targets``); which box a hit fills (``box_hit``), what a hit record's filled boxes mean
+for fire and speed, and which boxes explain the damage a ship carries in from an earlier fight; and how
+far an escaping side is moved on the plane to leave the enemy's sight (``escape_move_yd``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Protocol
+
+import yaml
+
+from campaign.paths import DATA_DIR
+from campaign.tactics.protocol import Condition
+
+BOARD_FILE = DATA_DIR / "tactics" / "board.yaml"
+_EPS = 1e-9  # knots, fractions and yards this close are equal: what rounding leaves of an equality
+
+
+@dataclass(frozen=True)
+class BoxEffect:
+    """What filling a hit-record box does (seed 000, 'Hit Records': +1/+2, NF, -FS, -1, -2)."""
+
+    fire_modifier: int = 0
+    no_fire: bool = False
+    fast_speed_lost: bool = False
+    squares_per_turn: int | None = None
+
+
+@dataclass(frozen=True)
+class HitCard:
+    """A ship's hit record: her G/P boxes and speed boxes in the order they fill."""
+
+    gp: tuple[str, ...]
+    speed: tuple[str, ...]
+
+    @property
+    def boxes(self) -> int:
+        return len(self.gp) + len(self.speed)
+
+
+@dataclass(frozen=True)
+class EnduranceChart:
+    """An endurance chart: ``squares`` long; ``rolls[square]`` the highest die that keeps fast speed."""
+
+    squares: int
+    rolls: Mapping[int, int]
+
+    def needed(self, use: int) -> int | None:
+        """Highest die roll that keeps fast speed at the ``use``-th use (1-based), None if no roll is
+        needed; past the last square its roll is needed every time (seed 000, 'Endurance')."""
+        return self.rolls.get(min(use, self.squares))
+
+
+@dataclass(frozen=True)
+class BoardRules:
+    """The figures of ``data/tactics/board.yaml`` (each cited there)."""
+
+    round_s: float
+    move_step_s: float
+    min_range_yd: float
+    separation_margin_yd: float
+    running_arc_deg: float
+    gun_ranges: tuple[tuple[float, float], ...]  # (min calibre mm, range yd), largest first
+    die_faces: int
+    crt: Mapping[int, int]
+    per_gp_hit: int
+    per_rank_above: int
+    towed: int
+    coaling: int
+    coaling_max_speed_kn: float
+    ranks: Mapping[str, int]
+    board_type: Mapping[str, str]
+    cards: Mapping[str, HitCard]
+    boxes: Mapping[str, BoxEffect]
+    odd_roll: str
+    one_square_kn: float
+    fast_use_interval_s: float
+    charts: Mapping[str, EnduranceChart]
+    sunk_on_contact: frozenset[str]
+
+    def hits(self, modified_roll: int) -> int:
+        """Hits for a modified die roll on the combat results table (above the table's top: a miss)."""
+        return self.crt.get(min(modified_roll, max(self.crt)), 0)
+
+    def expected_hits(self, modifier: int) -> float:
+        """Mean hits of one die at ``modifier``."""
+        return sum(self.hits(d + modifier) for d in range(1, self.die_faces + 1)) / self.die_faces
+
+    def gunnery_level(self, modifier: int | None) -> float:
+        """Offensive power at a fire modifier, as a fraction of an undamaged ship's: expected hits at
+        the modifier over expected hits unmodified (+1 -> 1/2, +2 -> 1/4); None (no fire) -> 0."""
+        return 0.0 if modifier is None else self.expected_hits(modifier) / self.expected_hits(0)
+
+    def gun_range_yd(self, calibre_mm: float) -> float:
+        return next((r for c, r in self.gun_ranges if calibre_mm >= c), 0.0)
+
+
+def load_rules(path: str | Path = BOARD_FILE) -> BoardRules:
+    """Read a board-rules file (cached per path)."""
+    return _load_rules(Path(path).resolve())
+
+
+@functools.cache
+def _load_rules(path: Path) -> BoardRules:
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rnd, pl, mod, hr, sp = raw["round"], raw["plane"], raw["modifiers"], raw["hit_records"], raw["speed"]
+    boxes = {str(k): BoxEffect(**v) for k, v in hr["boxes"].items()}
+    cards = {k: HitCard(tuple(v["gp"]), tuple(v["speed"])) for k, v in hr["cards"].items()}
+    for name, card in cards.items():
+        if any(b not in boxes for b in (*card.gp, *card.speed)):
+            raise ValueError(f"{path}: hit card {name!r} names a box not in hit_records.boxes")
+    return BoardRules(
+        round_s=float(rnd["length_min"]) * 60.0,
+        move_step_s=float(rnd["move_step_min"]) * 60.0,
+        min_range_yd=float(pl["min_range_yd"]),
+        separation_margin_yd=float(pl["separation_margin_yd"]),
+        running_arc_deg=float(pl["running_arc_deg"]),
+        gun_ranges=tuple(sorted(((float(g["min_calibre_mm"]), float(g["range_yd"]))
+                                 for g in raw["gun_range_yd"]), reverse=True)),
+        die_faces=int(raw["crt"]["die_faces"]),
+        crt=MappingProxyType({int(k): int(v) for k, v in raw["crt"]["hits"].items()}),
+        per_gp_hit=int(mod["per_gp_hit"]), per_rank_above=int(mod["per_rank_above"]),
+        towed=int(mod["towed"]), coaling=int(mod["coaling"]),
+        coaling_max_speed_kn=float(mod["coaling_max_speed_kn"]),
+        ranks=MappingProxyType({str(k): int(v) for k, v in raw["ranks"].items()}),
+        board_type=MappingProxyType(dict(raw["board_type"])),
+        cards=MappingProxyType(cards), boxes=MappingProxyType(boxes), odd_roll=str(hr["odd_roll"]),
+        one_square_kn=float(sp["reference_fast_chase_speed_kn"]) / float(sp["fast_squares_per_turn"]),
+        fast_use_interval_s=float(raw["chase"]["fast_use_interval_h"]) * 3600.0,
+        charts=MappingProxyType({k: EnduranceChart(int(v["squares"]), MappingProxyType(
+            {int(s): int(n) for s, n in v["rolls"].items()})) for k, v in raw["endurance_charts"].items()}),
+        sunk_on_contact=frozenset(raw["colliers"]["sunk_on_contact"]),
+    )
+
+
+# ----------------------------------------------------------------------------------------------------
+# The rules as functions
+
+
+def fire_modifier(rules: BoardRules, gp_modifier: int, firer_rank: int, target_rank: int, *,
+                  towed: bool = False, coaling: bool = False) -> int:
+    """Die modifier of one firer (seed 000, 'Combat'): her G/P boxes, +1 for each rank the target stands
+    above her (rank 1 highest), +1 if she is towed ('Towing'), +1 if caught coaling ('Colliers')."""
+    return (gp_modifier * rules.per_gp_hit + max(0, firer_rank - target_rank) * rules.per_rank_above
+            + (rules.towed if towed else 0) + (rules.coaling if coaling else 0))
+
+
+def escapes(die: int, chased_kn: float, chaser_kn: float) -> bool:
+    """Seed 000, 'Fast Chase Speed': the chased escape a chaser if the die is at most their fast chase
+    speed less the chaser's ("If the difference were 2, one or two would have to be rolled")."""
+    return die <= chased_kn - chaser_kn
+
+
+class _Ranked(Protocol):
+    btype: str
+    rank: int
+
+
+def may_fire_on(firer: _Ranked, target: _Ranked, enemies: Sequence[_Ranked]) -> bool:
+    """Seed 000, 'Combat': a ship may never fire on a ship ranking above her while an enemy of lower
+    rank than that ship remains (rank 1 highest)."""
+    return target.rank >= firer.rank or not any(e.rank > target.rank for e in enemies)
+
+
+def assign_targets(firers: Sequence[_Ranked],
+                   enemies_of: Mapping[int, Sequence[_Ranked]]) -> dict[int, _Ranked]:
+    """Each firer's target, chosen before any fire (seed 000, 'Combat'): among the enemies she may fire
+    on (``may_fire_on``), ships fire on their own type if it is there ("three ships of type 'X' ... would
+    all have to fire on 'X' type ships if possible"); the others on the type that has drawn the fewest
+    firers so far (ties: nearest in rank, then first met), so fire is "distributed evenly among types";
+    within a type on the ship with the fewest firers ("as evenly as possible among similar enemy ships").
+    ``enemies_of`` maps ``id(firer)`` to the enemies in contact with her; returns ``{id(firer): target}``.
+    """
+    eligible = {id(f): [e for e in enemies_of.get(id(f), ()) if may_fire_on(f, e, enemies_of[id(f)])]
+                for f in firers}
+    like = [f for f in firers if any(e.btype == f.btype for e in eligible[id(f)])]
+    like_ids = {id(f) for f in like}
+    rest = [f for f in firers if id(f) not in like_ids]
+    per_type: Counter[str] = Counter()
+    per_ship: Counter[int] = Counter()
+    out: dict[int, _Ranked] = {}
+    for f in like + rest:
+        el = eligible[id(f)]
+        if not el:
+            continue
+        first = {}
+        for k, e in enumerate(el):
+            first.setdefault(e.btype, (k, e.rank))
+        ty = f.btype if f.btype in first else min(
+            first, key=lambda t: (per_type[t], abs(first[t][1] - f.rank), first[t][0]))
+        target = min((e for e in el if e.btype == ty), key=lambda e: per_ship[id(e)])
+        per_type[ty] += 1
+        per_ship[id(target)] += 1
+        out[id(f)] = target
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------
+# Hit records
+
+
+def card_modifier(r: BoardRules, card: HitCard, gp: int) -> int | None:
+    """The fire modifier of a card with its first ``gp`` G/P boxes filled, None once a filled box says
+    no fire (seed 000, 'Hit Records')."""
+    if gp == 0:
+        return 0
+    e = r.boxes[card.gp[gp - 1]]
+    return None if e.no_fire else e.fire_modifier
+
+
+def carried_speed_boxes(r: BoardRules, card: HitCard, max_kn: float, fast_lost: bool) -> int:
+    """Speed boxes that explain a carried speed: the last box whose cap she is down to (or -FS if she
+    has lost fast speed)."""
+    n = 0
+    for k, label in enumerate(card.speed, 1):
+        e = r.boxes[label]
+        if e.squares_per_turn is not None and max_kn <= e.squares_per_turn * r.one_square_kn + _EPS:
+            n = k
+        elif e.fast_speed_lost and fast_lost:
+            n = max(n, k)
+    return n
+
+
+def speed_cap_kn(r: BoardRules, card: HitCard | None, speed_boxes: int) -> float:
+    """The most a ship can make with the first ``speed_boxes`` speed boxes of her card filled (inf if
+    none of them caps her speed, or she has no card)."""
+    cap = math.inf
+    for label in (card.speed[:speed_boxes] if card is not None else ()):
+        n = r.boxes[label].squares_per_turn
+        if n is not None:
+            cap = min(cap, n * r.one_square_kn)
+    return cap
+
+
+def boxes_take_fast_speed(r: BoardRules, card: HitCard | None, speed_boxes: int) -> bool:
+    """Whether one of the first ``speed_boxes`` speed boxes of her card filled is a -FS (fast speed lost)."""
+    filled = card.speed[:speed_boxes] if card is not None else ()
+    return any(r.boxes[b].fast_speed_lost for b in filled)
+
+
+def carried_boxes(r: BoardRules, card: HitCard, sustained_kn: float, cond: Condition) -> tuple[int, int, int]:
+    """The boxes of her card that explain the damage she carries in (``cond``, in any engine's common
+    terms): (G/P boxes whose fire level is nearest her gunnery, speed boxes that explain her speed lost
+    below ``sustained_kn``, further boxes filled to make up her damage fraction). A ship afloat keeps at
+    least one box open."""
+    levels = [r.gunnery_level(card_modifier(r, card, k)) for k in range(len(card.gp) + 1)]
+    gp = min(range(len(levels)), key=lambda k: abs(levels[k] - cond.gunnery))
+    damaged_kn = sustained_kn - cond.speed_lost_kn  # weather is not damage
+    spd = carried_speed_boxes(r, card, damaged_kn, cond.fast_speed_lost)
+    if gp + spd >= card.boxes and not cond.sunk:
+        spd = max(0, card.boxes - 1 - gp)  # afloat: at least one box open
+    wanted = math.floor(cond.damage * card.boxes + _EPS)
+    extra = max(0, min(wanted, card.boxes - 1) - gp - spd)
+    return gp, spd, extra
+
+
+def carried_modifier(r: BoardRules, gunnery: float) -> int | None:
+    """The fire modifier of a ship without a hit record whose offensive power left is ``gunnery``: the
+    modifier whose fire level is nearest it, None (no fire) among them."""
+    mods: list[int | None] = [m for m in range(r.die_faces) if r.expected_hits(m) > 0] + [None]
+    return min(mods, key=lambda m: abs(r.gunnery_level(m) - gunnery))
+
+
+def box_hit(r: BoardRules, card: HitCard, roll: int, gp: int, speed_boxes: int) -> tuple[str, bool]:
+    """Which kind of box a hit fills on a card with ``gp`` G/P and ``speed_boxes`` speed boxes filled
+    (seed 000, 'Hit Records'): "gp" on an odd die and "speed" on an even one (or the reverse, as the
+    file's ``odd_roll`` says), the other kind if that one is full; and whether it was so redirected."""
+    want = r.odd_roll if roll % 2 else ("speed" if r.odd_roll == "gp" else "gp")
+    room = {"gp": gp < len(card.gp), "speed": speed_boxes < len(card.speed)}
+    kind = want if room[want] else ("speed" if want == "gp" else "gp")
+    return kind, kind != want
+
+
+# ----------------------------------------------------------------------------------------------------
+# Escape on the plane
+
+
+def escape_move_yd(group_xy: Sequence[tuple[float, float]], foes_xy: Sequence[tuple[float, float]],
+                   course_deg: float, reach_yd: float) -> tuple[float, float]:
+    """How far (x, y in yards) an escaping group is moved so that every foe is at least ``reach_yd``
+    from every ship of it: straight away from the foes' centre, or along ``course_deg`` if the two
+    centres coincide. The board's escape takes a side out of the square; on the plane it must leave
+    the enemy's sight for the driver to see it gone."""
+    gx = sum(x for x, _ in group_xy) / len(group_xy)
+    gy = sum(y for _, y in group_xy) / len(group_xy)
+    ux = gx - sum(x for x, _ in foes_xy) / len(foes_xy)
+    uy = gy - sum(y for _, y in foes_xy) / len(foes_xy)
+    norm = math.hypot(ux, uy)
+    if norm <= _EPS:
+        c = math.radians(course_deg)
+        ux, uy, norm = math.sin(c), math.cos(c), 1.0
+    ux, uy = ux / norm, uy / norm
+    shift = 0.0
+    for x, y in group_xy:
+        for ex, ey in foes_xy:  # smallest s >= 0 with |g + s u - e| >= reach
+            px, py = x - ex, y - ey
+            b = px * ux + py * uy
+            shift = max(shift, -b + math.sqrt(max(0.0, b * b - (px * px + py * py) + reach_yd * reach_yd)))
+    return shift * ux, shift * uy
