@@ -29,6 +29,7 @@ from campaign.geo.earth import distance_nm
 from campaign.model.orders import Stop
 from campaign.tactics.battle import BattleOutcome, BattleRun, track_columns
 from campaign.tactics.engines import get_engine
+from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM, bearing_deg
 from campaign.tactics.localplane import LocalPlane
 from campaign.tactics.protocol import BattleSetup, Combatant, Condition, Setting, TickEvent
@@ -133,16 +134,25 @@ class Engagements:
         """Check the pair's range at the approach step while either sees the other."""
         w = self.world
         step = self.rules.approach_step_min
+        gain = default_helm_rules().drawn_off_gain_yd
+        rearm_yd = math.inf  # after a battle, the range the chasers must get inside to fight again
         try:
             while w.env.now < w.end_min:
                 a, b = w.forces[a_name], w.forces[b_name]
                 if not a.active_ships() or not b.active_ships():
                     return
-                if self._ready(a, b):
+                if self._ready(a, b) and self._range_yd(a, b) < rearm_yd:
                     fight = self._begin(a, b)
                     yield from self._fight(fight)
-                    yield w.env.timeout(step)  # let the sides draw apart before looking again
+                    # A battle that ended with the sides still in range (one drew off, or the clock ran
+                    # out) is not fought again until the chase has gained on the runner: meanwhile the
+                    # campaign's doctrine chases or shadows at the strategic level.
+                    if a.active_ships() and b.active_ships():
+                        rearm_yd = self._range_yd(a, b) - gain
+                    yield w.env.timeout(step)
                     continue
+                if self._range_yd(a, b) > self.rules.battle_start_yd:
+                    rearm_yd = math.inf  # they have drawn apart: a new approach is a new battle
                 if not self._in_contact(a_name, b_name) and a.battle is None and b.battle is None:
                     return
                 yield w.env.timeout(step)
@@ -338,7 +348,9 @@ class Engagements:
                 y = sum(v.y_yd for v in afloat) / len(afloat)
                 lat, lon = fight.plane.to_latlon(x, y)
                 if land.is_land(lat, lon):
-                    lat, lon = land.nearest_sea_point(lat, lon, 0.5)
+                    # The plane knows no coast: a force fought ashore is put back at sea as far out as
+                    # the routes keep from the shore (data/routing.yaml), so it can sail on from there.
+                    lat, lon = land.nearest_sea_point(lat, lon, w.router.graph.params.clearance_nm)
                 f.lat, f.lon = lat, lon
                 f.course_deg = afloat[0].course_deg
             for s in ships:

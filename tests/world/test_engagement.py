@@ -252,3 +252,20 @@ def test_without_the_attack_there_is_no_leave(write_scenario, monkeypatch):
                                                                "protecting": "France"}}]
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing, politics=politics)
     assert not recs(w, "engagement_start") and not [r for r in recs(w, "politics") if r.data.get("kind") == "fire"]
+
+
+def test_a_fight_that_runs_ashore_on_the_plane_ends_at_sea(write_scenario, monkeypatch):
+    # Goeben lies 1.6 nm off Cape Passero and runs from Gloucester, who comes in from the south-east:
+    # straight away from her is straight inland. The battle's plane knows no coast; the world puts the
+    # force back at sea, never on land.
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine(damage=0.0, gun_range_yd=8000))
+    goeben = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.64, "lon": 15.14},
+              "orders": [{"do": "stop"}]}
+    force, standing = hunter(lat=36.55, lon=15.25)
+    w = run_world(write_scenario, [goeben, force], standing, end="1914-08-02T06:00Z")
+    land = default_land()
+    ends = recs(w, "engagement_end", "Goeben")
+    assert ends
+    for r in ends:
+        assert not land.is_land(r.lat, r.lon)
+    assert not land.is_land(*w.forces["Goeben"].position_at(w.end_min)[:2])
