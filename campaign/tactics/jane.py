@@ -40,7 +40,7 @@ from types import MappingProxyType
 import numpy as np
 
 from campaign.tactics.jane_fire import FireContext, gunfire, torpedoes
-from campaign.tactics.jane_motion import move
+from campaign.tactics.jane_motion import motion
 from campaign.tactics.jane_rules import RULES_FILE, JaneRules, load_rules
 from campaign.tactics.jane_ship import ShipState, condition_of, from_combatant, max_speed_kn, view
 from campaign.tactics.protocol import BattleSetup, Condition, HelmOrder, Setting, ShipView, TickEvent
@@ -112,12 +112,10 @@ class JaneBattle:
         return order
 
     def _move_ship(self, s: ShipState, order: HelmOrder, dt: float) -> None:
-        m = move(self.rules, x_yd=s.x_yd, y_yd=s.y_yd, course_deg=s.course_deg, speed_kn=s.speed_kn,
-                 wanted_course_deg=order.course_deg, wanted_speed_kn=order.speed_kn,
-                 max_speed_kn=max_speed_kn(self.rules, s), length_m=s.ship.length_m,
-                 can_steer=self.move > s.no_steer_until_move, dt_s=dt)
-        s.x_yd, s.y_yd, s.course_deg, s.speed_kn = m.x_yd, m.y_yd, m.course_deg, m.speed_kn
-        s.engine_turning = m.engine_turning
+        # ``jane_motion.move`` in its positional, tuple-returning form: every afloat ship, every move.
+        s.x_yd, s.y_yd, s.course_deg, s.speed_kn, _, s.engine_turning = motion(
+            self.rules, s.x_yd, s.y_yd, s.course_deg, s.speed_kn, order.course_deg, order.speed_kn,
+            max_speed_kn(self.rules, s), s.helm_squares_per_turn, self.move > s.no_steer_until_move, dt)
 
     # -- the admiral ---------------------------------------------------------------------------------
 

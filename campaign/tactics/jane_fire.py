@@ -13,19 +13,23 @@ whose bearing some of its barrels bear; each torpedo at the nearest enemy within
 
 from __future__ import annotations
 
+import bisect
+import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from campaign.tactics.armament import guns_bearing
 from campaign.tactics.jane_rulebook import (
     aspect_fraction,
     deck_share,
     displacement_lt,
     hit_chance,
+    passing_range_shift_yd,
     penetrates,
     raking_weight,
     range_shift_yd,
@@ -34,17 +38,67 @@ from campaign.tactics.jane_rulebook import (
     torpedo_range_yd,
 )
 from campaign.tactics.jane_rules import JaneRules
-from campaign.tactics.jane_ship import GunGroup, ShipState, can_use, damage_fraction
-from campaign.tactics.kinematics import range_yd, relative_bearing_deg
+from campaign.tactics.jane_ship import GunGroup, ShipState, arc_sector, can_use, damage_fraction, disable_mount
+from campaign.tactics.kinematics import range_yd
 from campaign.tactics.protocol import Setting, TickEvent
 
 BEAM_DEG = 90.0
 DIE_FACES = 6
 
 
+_by_range = itemgetter(0)
+
+#: How near the limit's square (as a fraction of the speeds' scale squared) the squared relative speed
+#: from the math module's velocities may come before ``FireContext.passing`` takes numpy's instead.
+ROUGH_MARGIN = 1e-9
+
+#: The slots of a firer's ``FireContext.hostiles_by_range`` entries, ``[range_yd, enemy, sector, sight]``:
+#: the arc sector the enemy lies in and the firer's ``Sight`` of her are None until first wanted.
+RANGE_SLOT, ENEMY_SLOT, SECTOR_SLOT, SIGHT_SLOT = range(4)
+
+
+class Sight:
+    """What a firer sees of a ship she fires at during a fire phase, each part worked out as it is first
+    wanted: the range, the ships across the line between them (``FireContext.in_line_of_fire``), her
+    aim (``FireContext.aim``) and the projectile each gun class fires at that range."""
+
+    __slots__ = ("range_yd", "crossing", "aim", "projectiles")
+
+    def __init__(self, range_yd: float) -> None:
+        self.range_yd = range_yd
+        self.crossing: list[tuple[float, ShipState]] | None = None
+        self.aim: Aim | None = None
+        self.projectiles: dict[str, str] = {}
+
+
+class Aim:
+    """A firer's fire at one target this move, as far as it does not depend on the gun: the figures of
+    ``Strike`` and those the fire event records (rounded)."""
+
+    __slots__ = ("chance", "eyes_shut", "aspect_fraction", "range_rounded_yd", "shifted_range_rounded_yd",
+                 "off_beam_rounded_deg", "chance_rounded")
+
+    def __init__(self, chance: float, shifted_range_yd: float, eyes_shut: bool, off_beam_deg: float,
+                 aspect_fraction: float, range_yd: float) -> None:
+        self.chance = chance
+        self.eyes_shut = eyes_shut
+        self.aspect_fraction = aspect_fraction
+        self.range_rounded_yd = round(range_yd, 1)
+        self.shifted_range_rounded_yd = round(shifted_range_yd, 1)
+        self.off_beam_rounded_deg = round(off_beam_deg, 2)
+        self.chance_rounded = round(chance, 6)
+
+
 @dataclass
 class FireContext:
-    """What a fire phase works on: the rules, the dice, the ships, the move and where events go."""
+    """What a fire phase works on: the rules, the dice, the ships, the move and where events go.
+
+    No ship moves, turns or changes speed while afloat during a fire phase (damage slows her only in
+    the next move; a sunk ship is no one's target), so the ranges and bearings between ships, and what
+    follows from them, are worked out at most once a phase and kept here, keyed by the ships' ``id`` (a
+    context lives for one phase, while its ships do). Whether a ship is afloat, and her guns, change
+    during the phase and are always read afresh.
+    """
 
     rules: JaneRules
     rng: np.random.Generator
@@ -54,9 +108,130 @@ class FireContext:
     setting: Setting
     events: list[TickEvent] = field(default_factory=list)
     on_admiral: Callable[[ShipState, ShipState | None, str], None] | None = None
+    _hostiles: dict[int, list[list[Any]]] | None = field(default=None, init=False, repr=False)
+    _sights: dict[tuple[int, int], Sight] = field(default_factory=dict, init=False, repr=False)
+    _velocities_kn: dict[int, tuple[float, float]] = field(default_factory=dict, init=False, repr=False)
+    _passing: dict[tuple[int, int], bool] = field(default_factory=dict, init=False, repr=False)
+    _outlines: list[tuple[ShipState, float, float, float]] | None = field(default=None, init=False, repr=False)
 
     def emit(self, type_: str, ship: str, target: str | None, **data: Any) -> None:
         self.events.append(TickEvent(self.t_s, type_, ship, target, MappingProxyType(data)))
+
+    def hostiles_by_range(self, firer: ShipState) -> list[list[Any]]:
+        """``[range_yd, enemy, sector, sight]`` of each enemy afloat when the phase first asked, nearest
+        first, ties in the order of ``ships`` (callers check ``afloat`` again: ships sink during the
+        phase). ``sector`` and ``sight`` are None until ``sector`` and ``entry_sight`` fill them in."""
+        if self._hostiles is None:
+            self._hostiles = self._range_hostiles()
+        return self._hostiles[id(firer)]
+
+    def _range_hostiles(self) -> dict[int, list[list[Any]]]:
+        """Every ship's ``hostiles_by_range``: each pair's range reckoned once (it is the same either way
+        round, to the last bit: the differences only change sign), each list filled in the order of
+        ``ships`` and sorted stably."""
+        hostiles: dict[int, list[list[Any]]] = {id(s): [] for s in self.ships}
+        afloat = [(s, s.x_yd, s.y_yd, s.side, hostiles[id(s)]) for s in self.ships if s.afloat]
+        for i, (a, ax, ay, side, seen_by_a) in enumerate(afloat):
+            for b, bx, by, b_side, seen_by_b in afloat[i + 1:]:
+                if b_side != side:
+                    r = math.hypot(bx - ax, by - ay)  # ``distance_yd(a, b)``, inline
+                    seen_by_a.append([r, b, None, None])
+                    seen_by_b.append([r, a, None, None])
+        for found in hostiles.values():
+            found.sort(key=_by_range)  # stable: equal ranges keep the ships' order
+        return hostiles
+
+    def sector(self, firer: ShipState, entry: list[Any]) -> int:
+        """The arc sector (``jane_ship.SECTOR_*``) the enemy of a ``hostiles_by_range`` entry lies in
+        from the firer, kept in the entry."""
+        found = entry[SECTOR_SLOT]
+        if found is None:
+            enemy = entry[ENEMY_SLOT]
+            found = entry[SECTOR_SLOT] = arc_sector(scalar_relative_bearing_deg(
+                firer.course_deg, firer.x_yd, firer.y_yd, enemy.x_yd, enemy.y_yd))
+        return found
+
+    def sight(self, firer: ShipState, target: ShipState) -> Sight:
+        """What ``firer`` sees of ``target`` this phase."""
+        key = (id(firer), id(target))
+        found = self._sights.get(key)
+        if found is None:
+            found = self._sights[key] = Sight(distance_yd(firer, target))
+        return found
+
+    def entry_sight(self, firer: ShipState, entry: list[Any]) -> Sight:
+        """``sight(firer, enemy)`` of a ``hostiles_by_range`` entry, kept in the entry."""
+        found = entry[SIGHT_SLOT]
+        if found is None:
+            key = (id(firer), id(entry[ENEMY_SLOT]))
+            found = self._sights.get(key)
+            if found is None:
+                found = self._sights[key] = Sight(entry[RANGE_SLOT])  # the entry's range is ``distance_yd``'s
+            entry[SIGHT_SLOT] = found
+        return found
+
+    def in_line_of_fire(self, firer: ShipState, target: ShipState, sight: Sight | None = None) -> ShipState | None:
+        """``in_line_of_fire(self.ships, firer, target)``, its geometry once a phase per pair (``sight``
+        the firer's of the target, if the caller has it)."""
+        if sight is None:
+            sight = self.sight(firer, target)
+        if sight.crossing is None:
+            if self._outlines is None:
+                self._outlines = ship_outlines(self.ships)
+            sight.crossing = ships_across_line(self.ships, firer, target, self._outlines)
+        for _, s in sight.crossing:
+            if s.afloat:
+                return s
+        return None
+
+    def passing(self, a: ShipState, b: ShipState) -> bool:
+        """Whether the ships pass at the rules' combined speed, ``relative_speed_kn(a, b) >=
+        rules.passing_kn`` (the same either way round: the velocity differences only change sign),
+        once a phase per pair.
+
+        The comparison is all the relative speed is wanted for, so it is first made on velocities from
+        the math module's sine and cosine (numpy's scalar calls cost ten times as much). Those agree with
+        ``velocity_kn``'s to within a few units in the last place, so the squared relative speed agrees
+        to some 1e-14 of its scale; only when it lies within ``ROUGH_MARGIN`` of that scale of the
+        limit's square is ``relative_speed_kn`` itself taken.
+        """
+        key = (id(a), id(b)) if id(a) < id(b) else (id(b), id(a))
+        found = self._passing.get(key)
+        if found is None:
+            limit_kn = self.rules.passing_kn
+            ax, ay = self._velocity_kn(a)
+            bx, by = self._velocity_kn(b)
+            dx, dy = ax - bx, ay - by
+            gap = dx * dx + dy * dy - limit_kn * limit_kn
+            margin = ROUGH_MARGIN * (abs(a.speed_kn) + abs(b.speed_kn) + limit_kn) ** 2
+            if gap > margin:
+                found = True
+            elif gap < -margin:
+                found = False
+            else:
+                found = relative_speed_kn(a, b) >= limit_kn
+            self._passing[key] = found
+        return found
+
+    def _velocity_kn(self, s: ShipState) -> tuple[float, float]:
+        """The ship's velocity (east, north) in knots by the math module (see ``passing``)."""
+        found = self._velocities_kn.get(id(s))
+        if found is None:
+            course_rad = math.radians(s.course_deg)
+            found = self._velocities_kn[id(s)] = (s.speed_kn * math.sin(course_rad), s.speed_kn * math.cos(course_rad))
+        return found
+
+    def aim(self, firer: ShipState, target: ShipState, sight: Sight | None = None) -> tuple[Sight, Aim]:
+        """The firer's sight of the target and her aim at it this phase (``sight`` the firer's of the
+        target, if the caller has it)."""
+        if sight is None:
+            sight = self.sight(firer, target)
+        if sight.aim is None:
+            off_beam = off_beam_deg(target, firer)
+            chance, shifted, shut, aspect = strike_figures(
+                self.rules, target, self.setting, sight.range_yd, self.passing(firer, target), off_beam)
+            sight.aim = Aim(chance, shifted, shut, off_beam, aspect, sight.range_yd)
+        return sight, sight.aim
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -67,18 +242,31 @@ def distance_yd(a: ShipState, b: ShipState) -> float:
     return float(range_yd(a.x_yd, a.y_yd, b.x_yd, b.y_yd))
 
 
+def scalar_relative_bearing_deg(course_deg: float, x1_yd: float, y1_yd: float, x2_yd: float, y2_yd: float) -> float:
+    """``kinematics.relative_bearing_deg`` for one pair of points: its scalar path step by step (the
+    same operations, so the same degrees to the last bit) without the numpy absolute value, which
+    costs more than the rest."""
+    bearing = math.degrees(math.atan2(x2_yd - x1_yd, y2_yd - y1_yd)) % 360.0
+    d = (bearing - course_deg + 180.0) % 360.0 - 180.0
+    return 180.0 if d == -180.0 else float(abs(d))
+
+
 def off_beam_deg(target: ShipState, firer: ShipState) -> float:
     """Angle between the line of fire and the target's beam (0 broadside on, 90 end on)."""
-    rel = float(relative_bearing_deg(target.course_deg, target.x_yd, target.y_yd, firer.x_yd, firer.y_yd))
+    rel = scalar_relative_bearing_deg(target.course_deg, target.x_yd, target.y_yd, firer.x_yd, firer.y_yd)
     return abs(BEAM_DEG - rel)
+
+
+def velocity_kn(s: ShipState) -> tuple[float, float]:
+    """The ship's velocity (east, north) in knots."""
+    c = np.radians(s.course_deg)
+    return s.speed_kn * np.sin(c), s.speed_kn * np.cos(c)
 
 
 def relative_speed_kn(a: ShipState, b: ShipState) -> float:
     """Speed of one ship relative to the other (the sum when they pass on opposite courses)."""
-    ca, cb = np.radians(a.course_deg), np.radians(b.course_deg)
-    dx = a.speed_kn * np.sin(ca) - b.speed_kn * np.sin(cb)
-    dy = a.speed_kn * np.cos(ca) - b.speed_kn * np.cos(cb)
-    return float(np.hypot(dx, dy))
+    (ax, ay), (bx, by) = velocity_kn(a), velocity_kn(b)
+    return float(np.hypot(ax - bx, ay - by))
 
 
 def shifted_range_yd(rules: JaneRules, firer: ShipState, target: ShipState, setting: Setting) -> float:
@@ -102,31 +290,58 @@ class Strike:
 def strike_chance(rules: JaneRules, firer: ShipState, target: ShipState, setting: Setting) -> Strike:
     """The chance of a hit per strike for ``firer`` striking at ``target``: the table's chance at the
     shifted range (eyes shut where the rules say), times the fraction of the drawing that counts."""
-    shifted = shifted_range_yd(rules, firer, target, setting)
-    shut = strikes_eyes_shut(rules, shifted, setting.sea_state)
     off_beam = off_beam_deg(target, firer)
-    aspect = aspect_fraction(rules, off_beam)
-    chance = hit_chance(rules, target.target_class, shifted, shut) * aspect
+    chance, shifted, shut, aspect = strike_figures(rules, target, setting, distance_yd(firer, target),
+                                                   relative_speed_kn(firer, target) >= rules.passing_kn, off_beam)
     return Strike(chance, shifted, shut, off_beam, aspect)
+
+
+def strike_figures(rules: JaneRules, target: ShipState, setting: Setting, range_yd_: float, passing: bool,
+                   off_beam_deg_: float) -> tuple[float, float, bool, float]:
+    """(chance, shifted range, eyes shut, aspect fraction) of ``strike_chance``, from the firer's true
+    range, whether the ships pass at the rules' combined speed (``range_shift_yd``) and the line of fire
+    off the target's beam."""
+    shifted = range_yd_ + passing_range_shift_yd(rules, target.speed_kn, target.engine_turning, passing,
+                                                 setting.light, setting.sea_state)
+    shut = strikes_eyes_shut(rules, shifted, setting.sea_state)
+    aspect = aspect_fraction(rules, off_beam_deg_)
+    chance = hit_chance(rules, target.target_class, shifted, shut) * aspect
+    return chance, shifted, shut, aspect
 
 
 def in_line_of_fire(ships: list[ShipState], firer: ShipState, target: ShipState) -> ShipState | None:
     """The ship nearest the firer lying across the line to the target (within half her length of it)."""
-    dx, dy = target.x_yd - firer.x_yd, target.y_yd - firer.y_yd
+    return next((s for _, s in ships_across_line(ships, firer, target) if s.afloat), None)
+
+
+def ship_outlines(ships: list[ShipState]) -> list[tuple[ShipState, float, float, float]]:
+    """(ship, x_yd, y_yd, square of half her length in yd) of each ship, for ``ships_across_line``."""
+    return [(s, s.x_yd, s.y_yd, s.half_length_sq_yd2) for s in ships]
+
+
+def ships_across_line(ships: list[ShipState], firer: ShipState, target: ShipState,
+                      outlines: list[tuple[ShipState, float, float, float]] | None = None) -> list[tuple[float, ShipState]]:
+    """(fraction of the way to the target, ship) of every ship but the two, afloat or not, lying
+    across the line from the firer to the target (within half her length of it), nearest the firer
+    first, ties in the order of ``ships``; ``outlines`` the ships' ``ship_outlines``, if the caller
+    keeps them."""
+    fx, fy = firer.x_yd, firer.y_yd
+    dx, dy = target.x_yd - fx, target.y_yd - fy
     span2 = dx * dx + dy * dy
-    best, best_t = None, 1.0
     if span2 <= 0:
-        return None
-    for s in ships:
-        if s is firer or s is target or not s.afloat:
+        return []
+    across: list[tuple[float, ShipState]] = []
+    for s, sx, sy, half_length_sq_yd2 in outlines if outlines is not None else ship_outlines(ships):
+        if s is firer or s is target:
             continue
-        t = ((s.x_yd - firer.x_yd) * dx + (s.y_yd - firer.y_yd) * dy) / span2
-        if not 0.0 < t < best_t:
+        t = ((sx - fx) * dx + (sy - fy) * dy) / span2
+        if not 0.0 < t < 1.0:
             continue
-        px, py = firer.x_yd + t * dx - s.x_yd, firer.y_yd + t * dy - s.y_yd
-        if px * px + py * py <= (s.length_yd / 2.0) ** 2:
-            best, best_t = s, t
-    return best
+        px, py = fx + t * dx - sx, fy + t * dy - sy
+        if px * px + py * py <= half_length_sq_yd2:
+            across.append((t, s))
+    across.sort(key=_by_range)  # stable: equal fractions keep the ships' order
+    return across
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -145,9 +360,21 @@ def choose_projectile(rules: JaneRules, cls: str, target: ShipState, range_yd_: 
 def _draw_part(ctx: FireContext, target: ShipState, range_yd_: float) -> str:
     if ctx.rng.random() < deck_share(ctx.rules, range_yd_):
         return "deck"
-    parts = [p for p, _ in target.part_shares]
-    shares = np.array([s for _, s in target.part_shares])
-    return parts[int(ctx.rng.choice(len(parts), p=shares / shares.sum()))]
+    parts, cumulative = part_table(target.part_shares)
+    # ``Generator.choice(len(parts), p=shares / shares.sum())`` draws one uniform double and finds it
+    # in the cumulative shares (``searchsorted``, right side); so does this, without choice's checks
+    # of the shares, which cost ten times the draw (``test_part_draw_is_the_generators_choice``).
+    return parts[bisect.bisect_right(cumulative, ctx.rng.random())]
+
+
+@functools.cache
+def part_table(part_shares: tuple[tuple[str, float], ...]) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The parts of ``ShipState.part_shares`` and their cumulative shares, normalised to end at 1 as
+    ``Generator.choice`` normalises its ``p``."""
+    shares = np.array([s for _, s in part_shares])
+    cumulative = (shares / shares.sum()).cumsum()
+    cumulative /= cumulative[-1]
+    return tuple(p for p, _ in part_shares), tuple(float(c) for c in cumulative)
 
 
 def _pick_mount(ctx: FireContext, groups: list[GunGroup]):
@@ -212,7 +439,7 @@ def resolve_hit(ctx: FireContext, firer: ShipState, target: ShipState, group: Gu
         where = g.gun.label
         if pierced and mount.working > 0:
             effects.append(f"{mount.working} x {g.gun.label} disabled")
-            mount.working = 0
+            disable_mount(target, mount)
         elif not pierced and projectile == "he" and group.cls in rules.wrecking_classes and mount.working > 0:
             mount.out_until_move = max(mount.out_until_move, ctx.move + 1 + rules.he_gun_out_moves)
             effects.append(f"{g.gun.label} out for {rules.he_gun_out_moves} moves")
@@ -262,51 +489,82 @@ def sink(ctx: FireContext, target: ShipState, by: ShipState | None, cause: str) 
 # Phases
 
 
-def _is_big(rules: JaneRules, g: GunGroup) -> bool:
-    return not g.quick_firing or g.cls in rules.big_gun_classes
-
-
-def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup) -> tuple[ShipState, int] | None:
-    reach = min(g.max_range_yd, ctx.setting.visibility_yd)
-    best: tuple[float, ShipState, int] | None = None
-    for s in ctx.ships:
-        if not s.afloat or s.side == firer.side:
+def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup, hostiles: list[list[Any]] | None = None,
+                visibility_yd: float | None = None) -> tuple[list[Any], int] | None:
+    """The nearest enemy afloat within reach on whose bearing some of the group's ready barrels bear
+    (the first in ``ctx.ships`` of those equally near), as her ``hostiles_by_range`` entry, with the
+    number of them; ``hostiles`` and ``visibility_yd`` the firer's entries and the setting's, if the
+    caller has them."""
+    if hostiles is None:
+        hostiles = ctx.hostiles_by_range(firer)
+    if visibility_yd is None:
+        visibility_yd = ctx.setting.visibility_yd
+    max_range_yd = g.max_range_yd
+    reach_yd = visibility_yd if visibility_yd < max_range_yd else max_range_yd  # min(max range, visibility)
+    ready = -1  # counted when first wanted: often no enemy is within reach
+    for entry in hostiles:
+        if entry[RANGE_SLOT] > reach_yd:
+            return None
+        if not entry[ENEMY_SLOT].afloat:
             continue
-        r = distance_yd(firer, s)
-        if r > reach or (best is not None and r >= best[0]):
-            continue
-        rel = float(relative_bearing_deg(firer.course_deg, firer.x_yd, firer.y_yd, s.x_yd, s.y_yd))
-        n = next((k for gun, k in guns_bearing(firer.ship, rel) if gun is g.gun), 0)
-        n = g.scaled(n, ctx.move)
+        if ready < 0:
+            count = g.gun.count
+            ready = g.ready(ctx.move)
+            if not count or not ready:
+                return None  # no barrel ready: none bears on anyone (``scaled_barrels`` gives 0 throughout)
+            by_sector = g.barrels_by_sector
+        sector = entry[SECTOR_SLOT]
+        if sector is None:
+            sector = ctx.sector(firer, entry)
+        # ``scaled_barrels`` inline: this runs for every group, every move.
+        n = math.floor(by_sector[sector] * ready / count + 0.5)
         if n > 0:
-            best = (r, s, n)
-    return (best[1], best[2]) if best else None
+            return entry, n
+    return None
 
 
 def fire_group(ctx: FireContext, firer: ShipState, g: GunGroup) -> None:
     """One gun group's fire this move, if it is loaded and has a target (module docstring)."""
-    rules = ctx.rules
     if ctx.move < g.next_fire_move or not can_use(firer, g):
         return
     found = _target_for(ctx, firer, g)
-    if found is None:
-        return
-    aimed, barrels = found
-    target = aimed
-    between = in_line_of_fire(ctx.ships, firer, aimed)
-    if between is not None and ctx.rng.random() < rules.line_of_fire_chance:
-        target = between
-    true_range = distance_yd(firer, target)
-    sc = strike_chance(rules, firer, target, ctx.setting)
-    projectile = choose_projectile(rules, g.cls, target, true_range)
+    if found is not None:
+        _fire(ctx, firer, g, *found)
+
+
+def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], barrels: int) -> None:
+    """The group's fire with ``barrels`` bearing at the enemy of its ``hostiles_by_range`` entry."""
+    rules = ctx.rules
+    aimed = target = entry[ENEMY_SLOT]
+    # What the phase already knows is read straight from the entry and the sight; the context's
+    # methods work out the rest (and keep it).
+    sight = entry[SIGHT_SLOT] or ctx.entry_sight(firer, entry)
+    crossing = sight.crossing
+    if crossing is None:
+        ctx.in_line_of_fire(firer, aimed, sight)
+        crossing = sight.crossing
+    for _, between in crossing:
+        if between.afloat:
+            if ctx.rng.random() < rules.line_of_fire_chance:
+                target = between
+                sight = ctx.sight(firer, between)
+            break
+    aim = sight.aim or ctx.aim(firer, target, sight)[1]
+    true_range = sight.range_yd
+    projectile = sight.projectiles.get(g.cls)
+    if projectile is None:
+        projectile = sight.projectiles[g.cls] = choose_projectile(rules, g.cls, target, true_range)
     strikes = barrels * g.strikes
-    hits = int(ctx.rng.binomial(strikes, sc.chance))
+    hits = int(ctx.rng.binomial(strikes, aim.chance))
     g.next_fire_move = ctx.move + g.interval_moves
-    ctx.emit("fire", firer.name, target.name, range_yd=round(true_range, 1),
-             shifted_range_yd=round(sc.shifted_range_yd, 1), eyes_shut=sc.eyes_shut,
-             off_beam_deg=round(sc.off_beam_deg, 2), aspect_fraction=sc.aspect_fraction, gun=g.gun.label,
-             calibre_mm=g.gun.calibre_mm, gun_class=g.cls, barrels=barrels, strikes=strikes,
-             projectile=projectile, hit_chance=round(sc.chance, 6), hits=hits, aimed_at=aimed.name)
+    gun = g.gun
+    # ``ctx.emit`` spelt out: one event per group that fires, every move.
+    ctx.events.append(TickEvent(ctx.t_s, "fire", firer.name, target.name, MappingProxyType({
+        "range_yd": aim.range_rounded_yd, "shifted_range_yd": aim.shifted_range_rounded_yd,
+        "eyes_shut": aim.eyes_shut, "off_beam_deg": aim.off_beam_rounded_deg,
+        "aspect_fraction": aim.aspect_fraction, "gun": gun.label, "calibre_mm": gun.calibre_mm,
+        "gun_class": g.cls, "barrels": barrels, "strikes": strikes, "projectile": projectile,
+        "hit_chance": aim.chance_rounded, "hits": hits, "aimed_at": aimed.name})))
     for _ in range(hits):
         if not target.afloat:
             break
@@ -315,11 +573,20 @@ def fire_group(ctx: FireContext, firer: ShipState, g: GunGroup) -> None:
 
 def gunfire(ctx: FireContext, order: list[ShipState]) -> None:
     """Big guns of every ship in ticket order, then the quick-firers in the same order."""
+    move = ctx.move
+    visibility_yd = ctx.setting.visibility_yd
     for big in (True, False):
         for firer in order:
-            for g in firer.groups:
-                if firer.afloat and _is_big(ctx.rules, g) == big:
-                    fire_group(ctx, firer, g)
+            hostiles = None
+            for g in firer.big_groups if big else firer.quick_groups:
+                # ``fire_group`` spelt out (``can_use`` inline): every group of every ship, every move.
+                if not firer.afloat or move < g.next_fire_move or (g.casemate and firer.waterlogged):
+                    continue
+                if hostiles is None:
+                    hostiles = ctx.hostiles_by_range(firer)
+                found = _target_for(ctx, firer, g, hostiles, visibility_yd)
+                if found is not None:
+                    _fire(ctx, firer, g, *found)
 
 
 def torpedoes(ctx: FireContext, order: list[ShipState]) -> None:
@@ -332,12 +599,15 @@ def torpedoes(ctx: FireContext, order: list[ShipState]) -> None:
         for _ in range(rules.tubes_per_move):
             if not firer.afloat or firer.tubes_left() <= 0:
                 break
-            enemies = [(distance_yd(firer, s), i, s) for i, s in enumerate(ctx.ships)
-                       if s.afloat and s.side != firer.side]
-            enemies = [e for e in enemies if e[0] < reach]
-            if not enemies:
+            # The nearest enemy afloat within reach, the first in ``ctx.ships`` of those equally near.
+            nearest = None
+            for entry in ctx.hostiles_by_range(firer):
+                if entry[ENEMY_SLOT].afloat:
+                    nearest = entry
+                    break
+            if nearest is None or nearest[RANGE_SLOT] >= reach:
                 break
-            r, _, target = min(enemies)
+            r, target = nearest[RANGE_SLOT], nearest[ENEMY_SLOT]
             chance = torpedo_chance_in_six(rules, r)
             roll = int(ctx.rng.integers(1, DIE_FACES + 1))
             firer.tubes_fired += 1

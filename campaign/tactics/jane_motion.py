@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from campaign.tactics.jane_rulebook import squares_per_turn
 from campaign.tactics.jane_rules import JaneRules
-from campaign.tactics.kinematics import advance, angle_diff_deg, points_to_deg
+from campaign.tactics.kinematics import S_PER_H, YD_PER_NM, angle_diff_deg, points_to_deg
 
 #: Steps along the turning path within one move (positions are integrated over them).
 PATH_STEPS = 6
@@ -37,18 +37,30 @@ class Motion:
 
 def next_speed(rules: JaneRules, speed_kn: float, wanted_kn: float, max_kn: float) -> tuple[float, float]:
     """(speed at the end of the move, speed whose distance she runs this move), in knots."""
+    # Every ``min`` and ``max`` here is spelt out as the builtins make it (a later value replaces the one
+    # kept only if strictly smaller, or larger), so the knots are the same: this runs for every ship,
+    # every move, where the builtins' calls cost more than the arithmetic.
     kps = rules.knots_per_square
-    wanted = max(-rules.astern_max_squares * kps, min(wanted_kn, max_kn, rules.max_squares * kps))
-    gain = rules.gain_squares_per_move * kps
+    wanted = wanted_kn  # min(wanted_kn, max_kn, max_squares * kps)
+    if max_kn < wanted:
+        wanted = max_kn
+    fastest_kn = rules.max_squares * kps
+    if fastest_kn < wanted:
+        wanted = fastest_kn
+    astern_kn = -rules.astern_max_squares * kps  # max(astern_kn, wanted)
+    if not wanted > astern_kn:
+        wanted = astern_kn
     if speed_kn > 0.0 and wanted < speed_kn:
-        return max(wanted, 0.0), speed_kn
+        return (0.0 if 0.0 > wanted else wanted), speed_kn
     if speed_kn < 0.0 and wanted > speed_kn:
-        return min(wanted, 0.0), speed_kn
+        return (0.0 if 0.0 < wanted else wanted), speed_kn
     if wanted > speed_kn:
-        new = min(wanted, speed_kn + gain)
+        faster_kn = speed_kn + rules.gain_squares_per_move * kps
+        new = faster_kn if faster_kn < wanted else wanted
         return new, new
     if wanted < speed_kn:
-        new = max(wanted, speed_kn - gain)
+        slower_kn = speed_kn - rules.gain_squares_per_move * kps
+        new = slower_kn if slower_kn > wanted else wanted
         return new, new
     return speed_kn, speed_kn
 
@@ -57,11 +69,21 @@ def move(rules: JaneRules, *, x_yd: float, y_yd: float, course_deg: float, speed
          wanted_course_deg: float, wanted_speed_kn: float, max_speed_kn: float, length_m: float,
          can_steer: bool = True, dt_s: float | None = None) -> Motion:
     """One move of ``dt_s`` seconds (the rules' minute by default) towards the wanted course and speed."""
+    return Motion(*motion(rules, x_yd, y_yd, course_deg, speed_kn, wanted_course_deg, wanted_speed_kn,
+                          max_speed_kn, squares_per_turn(rules, length_m), can_steer, dt_s))
+
+
+def motion(rules: JaneRules, x_yd: float, y_yd: float, course_deg: float, speed_kn: float,
+           wanted_course_deg: float, wanted_speed_kn: float, max_speed_kn: float, helm_squares_per_turn: float,
+           can_steer: bool = True, dt_s: float | None = None) -> tuple[float, float, float, float, float, bool]:
+    """``move`` as the plain tuple of ``Motion``'s fields, in its order, for the engine's every ship and
+    move (positional arguments, and no record built only to be taken apart), given the ship's
+    ``squares_per_turn`` (which her length fixes) instead of her length."""
     dt = rules.move_s if dt_s is None else dt_s
     new_speed, run_speed = next_speed(rules, speed_kn, wanted_speed_kn, max_speed_kn)
     squares = abs(run_speed) / rules.knots_per_square * dt / rules.move_s
     per_turn = points_to_deg(rules.points_per_turn)
-    k = squares_per_turn(rules, length_m) + (rules.astern_extra_squares_per_turn if run_speed < 0 else 0.0)
+    k = helm_squares_per_turn + (rules.astern_extra_squares_per_turn if run_speed < 0 else 0.0)
     want = float(angle_diff_deg(course_deg, wanted_course_deg)) if can_steer else 0.0
     helm_cap = per_turn * squares / k
     engine_turn = points_to_deg(rules.engine_turn_points)
@@ -74,8 +96,19 @@ def move(rules: JaneRules, *, x_yd: float, y_yd: float, course_deg: float, speed
     else:
         turn, lost = math.copysign(helm_cap, want), helm_cap / per_turn
     run = max(0.0, squares - lost) / squares if squares > 0 else 0.0
+    # ``kinematics.advance`` on scalars, unrolled: the same operations in the same order (so the same
+    # yards to the last bit) without its array checks, which cost more than the step itself.
+    step_yd = (run_speed * run) * YD_PER_NM / S_PER_H * (dt / PATH_STEPS)
     x, y = x_yd, y_yd
-    for i in range(PATH_STEPS):
-        heading = course_deg + turn * (i + 0.5) / PATH_STEPS
-        x, y = advance(x, y, heading, run_speed * run, dt / PATH_STEPS)
-    return Motion(float(x), float(y), (course_deg + turn) % 360.0, new_speed, turn, engine_turning)
+    if turn == 0.0:
+        # Every step's heading is then the course plus the same signed zero: one sine and cosine serve
+        # all the steps, which are still added one by one.
+        heading_rad = math.radians(course_deg + turn * 0.5 / PATH_STEPS)
+        east, north = step_yd * math.sin(heading_rad), step_yd * math.cos(heading_rad)
+        for _ in range(PATH_STEPS):
+            x, y = x + east, y + north
+    else:
+        for i in range(PATH_STEPS):
+            heading_rad = math.radians(course_deg + turn * (i + 0.5) / PATH_STEPS)
+            x, y = x + step_yd * math.sin(heading_rad), y + step_yd * math.cos(heading_rad)
+    return float(x), float(y), (course_deg + turn) % 360.0, new_speed, turn, engine_turning

@@ -24,6 +24,7 @@ table (``hit.table`` in the data file) is what the engine uses; ``derive_hit_cha
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -93,7 +94,10 @@ def shell_weight_lb(rules: JaneRules, calibre_mm: float) -> float:
 # Armour and penetration
 
 
+@functools.cache
 def grade_index(grade: str) -> int:
+    """The grade's strength, its place in ``GRADES`` (``ValueError`` for no grade); kept per grade, as
+    every penetration asks it twice or more."""
     return GRADES.index(grade)
 
 
@@ -220,13 +224,27 @@ def range_shift_yd(rules: JaneRules, *, target_speed_kn: float, target_engine_tu
     """Yards added to the range to choose the target (seed 004 l.35, l.37, l.91): 1,000 nearer for a
     target under 6 knots or turning on her engines; 1,000 farther for ships passing at a combined 30
     knots (their relative speed); farther for poor light and for rolling in a seaway (stand-in bands)."""
+    return passing_range_shift_yd(rules, target_speed_kn, target_engine_turning,
+                                  relative_speed_kn >= rules.passing_kn, light, sea_state)
+
+
+def passing_range_shift_yd(rules: JaneRules, target_speed_kn: float, target_engine_turning: bool, passing: bool,
+                           light: str, sea_state: int) -> float:
+    """``range_shift_yd`` with ``passing`` (whether the ships' relative speed reaches ``passing_kn``)
+    decided by the caller: that comparison is all the relative speed is wanted for."""
     shift = 0.0
     if abs(target_speed_kn) < rules.slow_target_kn or target_engine_turning:
         shift += rules.slow_target_shift_yd
-    if relative_speed_kn >= rules.passing_kn:
+    if passing:
         shift += rules.passing_shift_yd
     shift += rules.light_shift_yd.get(light, 0.0)
-    shift += max((yd for at_least, yd in rules.sea_shift if sea_state >= at_least), default=0.0)
+    # The largest shift of the bands the sea state reaches (``max`` over them, 0 if none), unrolled:
+    # this is asked for every pair of ships that fire on each other, every move.
+    sea_yd = None
+    for at_least, yd in rules.sea_shift:
+        if sea_state >= at_least and (sea_yd is None or yd > sea_yd):
+            sea_yd = yd
+    shift += 0.0 if sea_yd is None else sea_yd
     return shift
 
 

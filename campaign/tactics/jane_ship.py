@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from campaign.model.ships import Gun, Ship
-from campaign.tactics.armament import barrels_bearing
+from campaign.tactics.armament import HALF_TURN_DEG, ArcRules, arc_counts, barrels_bearing, fold_bearing_deg, load_arcs
 from campaign.tactics.jane_rulebook import (
     armour_grade,
     fire_interval_moves,
@@ -31,6 +31,7 @@ from campaign.tactics.jane_rulebook import (
     is_quick_firing,
     shell_weight_lb,
     sinking_number,
+    squares_per_turn,
     strikes_per_move,
     target_class_of,
 )
@@ -39,6 +40,12 @@ from campaign.tactics.protocol import Combatant, Condition, HelmOrder, ShipView
 
 BEAM_DEG = 90.0
 BARRELS_PER_MOUNT = {"quadruple": 4, "triple": 3, "twin": 2}
+
+#: The sectors of ``armament.barrels_bearing``, indices into ``GunGroup.barrels_by_sector``: within the
+#: end-on arc ahead, within it astern, within the cross-deck arc about the beam, and the rest of the
+#: broadside sector (where cross-deck barrels do not bear).
+SECTOR_AHEAD, SECTOR_ASTERN, SECTOR_BEAM, SECTOR_QUARTER = range(4)
+
 
 
 @dataclass
@@ -69,6 +76,9 @@ class GunGroup:
     max_range_yd: float
     broadside: int
     mounts: list[Mount]
+    big_gun: bool
+    shell_lb: float
+    barrels_by_sector: tuple[int, int, int, int]
     next_fire_move: int = 0
 
     @property
@@ -79,11 +89,46 @@ class GunGroup:
         return sum(m.working for m in self.mounts)
 
     def ready(self, move: int) -> int:
-        return sum(m.ready(move) for m in self.mounts)
+        """Barrels working on mounts not put out by an HE burst (``Mount.ready`` summed, unrolled: it
+        runs for every group every move)."""
+        total = 0
+        for m in self.mounts:
+            if move >= m.out_until_move:
+                total += m.working
+        return total
 
     def scaled(self, n_bearing: int, move: int) -> int:
         """Barrels of the ``n_bearing`` that bear which are ready now (in proportion, rounded)."""
-        return math.floor(n_bearing * self.ready(move) / self.count + 0.5) if self.count else 0
+        return scaled_barrels(n_bearing, self.ready(move), self.count)
+
+
+def scaled_barrels(n_bearing: int, ready: int, count: int) -> int:
+    """Barrels of the ``n_bearing`` of a ``count``-barrel group that bear which are among the ``ready``
+    ones (in proportion, rounded); ``GunGroup.scaled`` with the ready barrels counted once by the caller."""
+    return math.floor(n_bearing * ready / count + 0.5) if count else 0
+
+
+def arc_sector(rel_bearing_deg: float, arcs: ArcRules | None = None) -> int:
+    """The sector (``SECTOR_*``) of a target ``rel_bearing_deg`` off the bow, by the same tests as
+    ``armament.barrels_bearing`` makes, so that ``barrels_by_sector[arc_sector(rel)]`` is its count."""
+    arcs = arcs or load_arcs()
+    rel = fold_bearing_deg(rel_bearing_deg)
+    if rel < arcs.end_on_half_arc_deg:
+        return SECTOR_AHEAD
+    if rel > HALF_TURN_DEG - arcs.end_on_half_arc_deg:
+        return SECTOR_ASTERN
+    if abs(rel - BEAM_DEG) <= arcs.cross_deck_half_arc_deg:
+        return SECTOR_BEAM
+    return SECTOR_QUARTER
+
+
+def barrels_by_sector(gun: Gun, arcs: ArcRules | None = None) -> tuple[int, int, int, int]:
+    """Barrels of ``gun`` bearing in each sector (``SECTOR_*`` order), none where the arcs give fewer
+    than one (as ``armament.guns_bearing`` leaves such a group out). A gun's arcs never change, so a
+    group reads these once instead of ``barrels_bearing`` at every target."""
+    c = arc_counts(gun, arcs or load_arcs())
+    counts = (c.ahead, c.astern, c.broadside, c.broadside - c.cross_deck)
+    return tuple(n if n > 0 else 0 for n in counts)  # type: ignore[return-value]
 
 
 @dataclass
@@ -106,6 +151,8 @@ class ShipState:
     tubes_total: int
     tubes_fired: int
     above_water_loaded: int
+    #: Squares of way per four-point turn by helm (``jane_rulebook.squares_per_turn``: her length fixes it).
+    helm_squares_per_turn: float
     penetrations: float = 0.0
     afloat: bool = True
     waterlogged_before: bool = False
@@ -118,18 +165,28 @@ class ShipState:
     engine_turning: bool = False
     last_order: HelmOrder | None = None
     flagship: bool = False
+    #: Times the working barrels of her mounts have changed (``disable_mount``, ``from_combatant``).
+    armament_changes: int = 0
+    # Derived from ``combatant`` (which she keeps) and ``groups`` (whose mounts never change, only their
+    # barrels), read at every turn of a battle: her name and side, the big-gun and quick-firer groups in
+    # their order, the square of half her length; and the last strength worked out.
+    name: str = field(init=False, repr=False, compare=False)
+    side: str = field(init=False, repr=False, compare=False)
+    big_groups: tuple[GunGroup, ...] = field(init=False, repr=False, compare=False)
+    quick_groups: tuple[GunGroup, ...] = field(init=False, repr=False, compare=False)
+    half_length_sq_yd2: float = field(init=False, repr=False, compare=False)
+    strength_memo: tuple[tuple, float, float] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.name = self.combatant.name
+        self.side = self.combatant.side
+        self.big_groups = tuple(g for g in self.groups if g.big_gun)
+        self.quick_groups = tuple(g for g in self.groups if not g.big_gun)
+        self.half_length_sq_yd2 = (self.length_yd / 2.0) ** 2
 
     @property
     def ship(self) -> Ship:
         return self.combatant.ship
-
-    @property
-    def name(self) -> str:
-        return self.combatant.name
-
-    @property
-    def side(self) -> str:
-        return self.combatant.side
 
     @property
     def waterlogged(self) -> bool:
@@ -176,11 +233,20 @@ def _group(rules: JaneRules, ship: Ship, gun: Gun, main_calibre_mm: float) -> Gu
     else:
         grade = "none"  # open or shielded mounts: "any gun hit is disabled" (seed 004 l.79)
     cls = gun_class(rules, gun.calibre_mm)
-    return GunGroup(gun=gun, cls=cls, quick_firing=is_quick_firing(rules, gun),
+    quick_firing = is_quick_firing(rules, gun)
+    return GunGroup(gun=gun, cls=cls, quick_firing=quick_firing,
                     interval_moves=fire_interval_moves(rules, gun), strikes=strikes_per_move(rules, gun),
                     turret=turret, casemate=casemate, grade=grade,
                     max_range_yd=min(rules.max_range_yd[cls], rules.gun_range_yd),
-                    broadside=barrels_bearing(gun, BEAM_DEG), mounts=_mounts(gun))
+                    broadside=barrels_bearing(gun, BEAM_DEG), mounts=_mounts(gun),
+                    big_gun=is_big_gun(rules, cls, quick_firing),
+                    shell_lb=shell_weight_lb(rules, gun.calibre_mm), barrels_by_sector=barrels_by_sector(gun))
+
+
+def is_big_gun(rules: JaneRules, cls: str, quick_firing: bool) -> bool:
+    """Whether a group fires with the big guns, before the quick-firers (seed 004 l.115): every gun
+    that is not quick-firing, and quick-firers of the big-gun classes."""
+    return not quick_firing or cls in rules.big_gun_classes
 
 
 def above_water_tubes(ship: Ship) -> int:
@@ -210,13 +276,21 @@ def _part_shares(rules: JaneRules, tclass: str, groups: list[GunGroup]) -> tuple
     return tuple((p, shares[p]) for p in PARTS)
 
 
-def _remove_barrels(group: GunGroup, n: int) -> None:
+def _remove_barrels(st: ShipState, group: GunGroup, n: int) -> None:
     for mount in reversed(group.mounts):
         take = min(n, mount.working)
         mount.working -= take
+        st.armament_changes += 1
         n -= take
         if n <= 0:
             return
+
+
+def disable_mount(st: ShipState, mount: Mount) -> None:
+    """Put every barrel of ``mount``, one of ``st``'s, out of action. Every change to a mount's working
+    barrels goes through here or ``from_combatant``, which count it in ``armament_changes``."""
+    mount.working = 0
+    st.armament_changes += 1
 
 
 def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
@@ -248,6 +322,7 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
         tubes_total=tubes_total, tubes_fired=tubes_fired,
         above_water_loaded=min(above_water_tubes(ship), tubes_total - tubes_fired),
         flagship=c.flagship, waterlogged_before=cond.waterlogged, torpedo_hits=int(cond.waterlogged),
+        helm_squares_per_turn=squares_per_turn(rules, ship.length_m),
     )
     st.penetrations = max(0.0, cond.damage) * st.sinking_number
     if cond.sunk or cond.damage >= 1.0:
@@ -255,7 +330,7 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
         st.speed_kn = 0.0
     lost_fraction = min(1.0, max(0.0, 1.0 - cond.gunnery))
     for g in groups:
-        _remove_barrels(g, math.floor(g.count * lost_fraction + 0.5))
+        _remove_barrels(st, g, math.floor(g.count * lost_fraction + 0.5))
     return st
 
 
@@ -267,12 +342,17 @@ def max_speed_kn(rules: JaneRules, st: ShipState) -> float:
     """The most she can make now: her entry maximum less this battle's losses (seed 004 l.79)."""
     if not st.afloat or st.engine_hits >= 2:
         return 0.0
-    v = st.combatant.max_speed_kn - rules.speed_loss_kn * (st.funnel_mast_losses + int(st.bow_lost))
+    v = st.combatant.max_speed_kn - rules.speed_loss_kn * (st.funnel_mast_losses + (1 if st.bow_lost else 0))
     if st.engine_hits == 1:
         v *= 0.5
     if st.waterlogged_now:
         v *= rules.waterlogged_speed_factor
-    return max(0.0, min(v, rules.max_squares * rules.knots_per_square))
+    # ``max(0.0, min(v, cap))`` spelt out (the same comparisons, so the same value): asked of every
+    # ship twice a move.
+    cap = rules.max_squares * rules.knots_per_square
+    if cap < v:
+        v = cap
+    return v if v > 0.0 else 0.0
 
 
 def damage_fraction(st: ShipState) -> float:
@@ -297,7 +377,8 @@ def fighting_value(rules: JaneRules, st: ShipState) -> float:
     of her sinking number left."""
     if not st.afloat:
         return 0.0
-    fire = sum(g.broadside * g.working() / g.count * shell_weight_lb(rules, g.gun.calibre_mm)
+    # ``g.shell_lb`` is ``shell_weight_lb(rules, g.gun.calibre_mm)``, taken once when the group was built.
+    fire = sum(g.broadside * g.working() / g.count * g.shell_lb
                * g.strikes / g.interval_moves for g in st.groups if g.count and can_use(st, g))
     return fire * (1.0 - damage_fraction(st))
 
@@ -306,14 +387,33 @@ def gun_range_yd(st: ShipState) -> float:
     return max((g.max_range_yd for g in st.groups if g.working() > 0 and can_use(st, g)), default=0.0)
 
 
+def strength(rules: JaneRules, st: ShipState) -> tuple[float, float]:
+    """(``fighting_value``, ``gun_range_yd`` while afloat, else 0) of the ship.
+
+    Both change only when she is damaged, so they are kept with what they were worked out from (the
+    rules, penetrations, waterlogging and the count of changes to her mounts' working barrels) and
+    worked out again only when one of those differs.
+    """
+    if not st.afloat:
+        return 0.0, 0.0  # what ``fighting_value`` and ``view`` give a sunk ship
+    key = (rules, st.armament_changes, st.penetrations, st.waterlogged_before, st.waterlogged_now)
+    memo = st.strength_memo
+    if memo is not None and memo[0] == key:
+        return memo[1], memo[2]
+    value_lb = fighting_value(rules, st)
+    reach_yd = gun_range_yd(st) if st.afloat else 0.0
+    st.strength_memo = (key, value_lb, reach_yd)
+    return value_lb, reach_yd
+
+
 def view(rules: JaneRules, st: ShipState) -> ShipView:
     c = st.combatant
-    rng_yd = gun_range_yd(st) if st.afloat else 0.0
+    value_lb, rng_yd = strength(rules, st)
     return ShipView(name=st.name, side=st.side, unit=c.unit, x_yd=st.x_yd, y_yd=st.y_yd,
                     course_deg=st.course_deg, speed_kn=st.speed_kn if st.afloat else 0.0,
                     max_speed_kn=max_speed_kn(rules, st), afloat=st.afloat,
                     can_fire=st.afloat and rng_yd > 0.0, gun_range_yd=rng_yd,
-                    fighting_value=fighting_value(rules, st))
+                    fighting_value=value_lb)
 
 
 def condition_of(rules: JaneRules, st: ShipState) -> Condition:
