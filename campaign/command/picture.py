@@ -47,7 +47,7 @@ class Report:
         return {"report": {k: getattr(self, k) for k in self.__dataclass_fields__}}
 
     @classmethod
-    def from_content(cls, content: dict, source: str) -> "Report":
+    def from_content(cls, content: dict, source: str) -> Report:
         raw = dict(content["report"])
         raw["ships"] = tuple(raw.get("ships") or ())
         raw["source"] = source

@@ -21,8 +21,8 @@ Kinds of event:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 KINDS = ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", "permit", "forbid", "fire_on_attack")
 

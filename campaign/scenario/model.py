@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from campaign.command.view import Standing
 from campaign.geo.routing import AvoidArea
-from campaign.model.politics import Politics
 from campaign.model.orders import Order, Point
+from campaign.model.politics import Politics
 from campaign.model.ships import Ship
 
 

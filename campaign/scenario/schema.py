@@ -209,7 +209,7 @@ class PoliticalEventModel(_Strict):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "PoliticalEventModel":
+    def _one_kind(self) -> PoliticalEventModel:
         given = [k for k in POLITICAL_KINDS if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError("give exactly one of " + ", ".join(POLITICAL_KINDS)

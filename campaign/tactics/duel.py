@@ -23,12 +23,12 @@ from campaign.geo.land import default_land
 from campaign.model.ships import default_ships, find_ship
 from campaign.scenario.loader import Fault, ScenarioError, read_yaml, validate_form
 from campaign.scenario.schema import UtcTime, _Strict
-from campaign.world.clock import parse_utc
 from campaign.tactics.battle import BattleOutcome, fight
 from campaign.tactics.engines import get_engine
 from campaign.tactics.kinematics import YD_PER_NM
 from campaign.tactics.protocol import BattleSetup, Combatant, Setting
 from campaign.tactics.zoom import default_zoom_rules
+from campaign.world.clock import parse_utc
 
 
 class DuelSide(_Strict):

@@ -15,8 +15,9 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
+from typing import TYPE_CHECKING, Any
 
 import shapely
 import shapely.ops
@@ -121,7 +122,7 @@ class Node:
 class CommandRuntime:
     """The commands of one world, and the signal network between them."""
 
-    def __init__(self, world: "World") -> None:
+    def __init__(self, world: World) -> None:
         from campaign.world.light import light_at
 
         self.world = world
@@ -167,7 +168,7 @@ class CommandRuntime:
             return None
         return max(sets, key=lambda k: self.net.data.sets[k].day_nm)
 
-    def add_force(self, force: "ForceState") -> None:
+    def add_force(self, force: ForceState) -> None:
         """A force has come into being (at the start, or detached): it is a command too."""
         if force.name in self.nodes:
             return
@@ -184,7 +185,7 @@ class CommandRuntime:
         yield self.world.env.timeout(0)  # once every force is in place
         self.decide(node, "start")
 
-    def _inherited(self, force: "ForceState") -> Standing:
+    def _inherited(self, force: ForceState) -> Standing:
         """A detached force keeps the standing instructions of the force it came from."""
         for name, st in self.world.scenario.standing.items():
             parent = self.world.forces.get(name)
@@ -192,7 +193,7 @@ class CommandRuntime:
                 return st
         return Standing()
 
-    def in_port(self, force: "ForceState", place: str | None) -> None:
+    def in_port(self, force: ForceState, place: str | None) -> None:
         """A force in port can hand messages to the telegraph there."""
         station = None
         if place is not None:
@@ -374,7 +375,7 @@ class CommandRuntime:
                                       old.n_ships, source=f"seen by {obs}",
                                       place=tgt.place if tgt.in_port else None), now)
 
-    def coal_watch(self, force: "ForceState") -> None:
+    def coal_watch(self, force: ForceState) -> None:
         """Schedule the commander's look at his bunkers for when the emptiest ship will fall below
         his threshold at the present rates (exact, and re-scheduled whenever the force's motion changes)."""
         node = self.nodes.get(force.name)
@@ -398,7 +399,7 @@ class CommandRuntime:
         if token == node.coal_token:
             self.decide(node, "coal")
 
-    def on_arrival(self, force: "ForceState") -> None:
+    def on_arrival(self, force: ForceState) -> None:
         """A force reached the point its doctrine sent it to: its commander looks again."""
         node = self.nodes.get(force.name)
         # Not again at the instant it was steered: a point it is already at is reached at once.
@@ -427,7 +428,7 @@ class CommandRuntime:
                            node.mode_since_min, node.last_report_min, self._ports(force), company,
                            sight_nm=sight_nm, cipher_min=self.net.data.wireless.encipher_min)
 
-    def _own(self, force: "ForceState", now: float) -> OwnForce:
+    def _own(self, force: ForceState, now: float) -> OwnForce:
         lat, lon, course = force.position_at(now)
         ships = force.active_ships() or force.ships
         return OwnForce(
@@ -438,7 +439,7 @@ class CommandRuntime:
             min(s.coal_at(now) / s.ship.coal_capacity_t for s in ships), ships[0].status, force.in_port,
             force.place, tuple(s.name for s in ships), force.current_order)
 
-    def _ports(self, force: "ForceState") -> tuple[Port, ...]:
+    def _ports(self, force: ForceState) -> tuple[Port, ...]:
         """The ports the force may coal at: its own nation's and its allies'. They change only when
         the politics do, so they are kept per nation and political epoch."""
         changes = self.world.scenario.politics.change_times()
@@ -467,7 +468,7 @@ class CommandRuntime:
         for d in doctrine.decide(self.view(node), trigger):
             self._apply(node, force, d)
 
-    def _apply(self, node: Node, force: "ForceState", d: doctrine.Decision) -> None:
+    def _apply(self, node: Node, force: ForceState, d: doctrine.Decision) -> None:
         world = self.world
         now = world.env.now
         if isinstance(d, doctrine.Jam):
@@ -503,7 +504,7 @@ class CommandRuntime:
             node.mode, node.mode_since_min = "script", now
             world.give_orders(force, script, why=d.reason, by=node.name)
 
-    def _onward(self, force: "ForceState", script: tuple) -> tuple:
+    def _onward(self, force: ForceState, script: tuple) -> tuple:
         """The orders a force returns to, less the waypoints of its interrupted leg that it has already
         passed: a waypoint farther from the destination than the force now is lies behind it."""
         if not script or not isinstance(script[0], Sail) or not script[0].via:
@@ -525,7 +526,7 @@ class CommandRuntime:
         node.last_steer_min = now
         return node.steers_now <= MAX_STEERS_AT_ONCE
 
-    def _watch_if_barred(self, node: Node, force: "ForceState", d: doctrine.Steer) -> doctrine.Steer:
+    def _watch_if_barred(self, node: Node, force: ForceState, d: doctrine.Steer) -> doctrine.Steer:
         """A contact in waters the force may not enter (a neutral's belt, a closed strait) is watched
         from the nearest water the force may use: it neither shadows nor intercepts it there."""
         kind, _, about = d.mode.partition(" ")
@@ -545,7 +546,7 @@ class CommandRuntime:
         return doctrine.Steer((Sail(Point(float(lat), float(lon), f"watching {about}"), "sustained"),), d.mode,
                               f"watching {about} from outside waters closed to {force.nation}")
 
-    def _at_sea(self, force: "ForceState", orders: tuple) -> tuple | None:
+    def _at_sea(self, force: ForceState, orders: tuple) -> tuple | None:
         """Doctrine steers for points worked out at sea from the picture (a shadowing station, an
         interception point); one that falls on land, close inshore or in waters the force may not enter
         is moved to the nearest open water it may use. None: no such water within reach, or the force

@@ -8,7 +8,8 @@ with ``listen``; the records are the umpire's, the truth.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from campaign.model.ships import Ship
 from campaign.world.motion import Motion
@@ -44,7 +45,7 @@ def same_future(old: Motion, new: Motion, now: float) -> bool:
 class Contacts:
     """Sighting for one world: motions in, records and notifications out."""
 
-    def __init__(self, world: "World", conditions: Conditions, rules: SightingRules | None = None) -> None:
+    def __init__(self, world: World, conditions: Conditions, rules: SightingRules | None = None) -> None:
         self.world = world
         self.versions: dict[str, int] = {}
         self.current: dict[str, Motion] = {}

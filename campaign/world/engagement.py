@@ -32,7 +32,7 @@ from campaign.tactics.engines import get_engine
 from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM, bearing_deg
 from campaign.tactics.localplane import LocalPlane
-from campaign.tactics.protocol import BattleSetup, Combatant, Condition, Setting, TickEvent
+from campaign.tactics.protocol import BattleSetup, Combatant, Setting
 from campaign.tactics.zoom import default_zoom_rules
 from campaign.world import steaming
 from campaign.world.units import ForceState, ShipState
@@ -62,7 +62,7 @@ class Fight:
 class Engagements:
     """Every battle of one world: the watchers, the zoom in, the fight, the zoom out."""
 
-    def __init__(self, world: "World", engine: str) -> None:
+    def __init__(self, world: World, engine: str) -> None:
         self.world = world
         self.engine_name = engine
         self.engine = get_engine(engine)

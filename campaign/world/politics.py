@@ -7,7 +7,8 @@ the messages that tell them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generator
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 import shapely
 import simpy
@@ -35,7 +36,7 @@ def describe(e) -> dict[str, Any]:
     return out
 
 
-def announce(world: "World") -> Generator[simpy.Event, Any, None]:
+def announce(world: World) -> Generator[simpy.Event, Any, None]:
     """Record each political event as it takes effect and let forces under way obey it."""
     pol = world.scenario.politics
     by_time: dict[float, list] = {}
@@ -53,7 +54,7 @@ def announce(world: "World") -> Generator[simpy.Event, Any, None]:
                 replan_if_barred(world, force)
 
 
-def replan_if_barred(world: "World", force: "ForceState") -> None:
+def replan_if_barred(world: World, force: ForceState) -> None:
     """If the rest of the force's leg now crosses waters it may not enter, steer round them."""
     areas = world.avoid_areas(force)
     if not areas:

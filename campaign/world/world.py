@@ -25,11 +25,11 @@ from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
 from campaign.world.engagement import Engagements
-from campaign.world.sighting import Conditions, SightingRules
-from campaign.world.weather import Weather
 from campaign.world.records import Recorder
 from campaign.world.rules import StrategicRules, default_rules
+from campaign.world.sighting import Conditions, SightingRules
 from campaign.world.units import ForceState, ShipState
+from campaign.world.weather import Weather
 
 # One generator per subsystem, spawned in this order from the run's SeedSequence (DESIGN.md
 # principle 5): adding a subsystem at the end never reshuffles the others' draws.

@@ -13,7 +13,15 @@ from campaign.model.ships import find_ship
 from campaign.tactics.battle import BattleRun, fight, track_columns
 from campaign.tactics.helm import default_helm_rules, steer
 from campaign.tactics.kinematics import advance, angle_diff_deg, bearing_deg, range_yd
-from campaign.tactics.protocol import BattleSetup, Combatant, Condition, HelmOrder, Setting, ShipView, TickEvent
+from campaign.tactics.protocol import (
+    BattleSetup,
+    Combatant,
+    Condition,
+    HelmOrder,
+    Setting,
+    ShipView,
+    TickEvent,
+)
 
 
 class _Battle:
@@ -22,8 +30,8 @@ class _Battle:
 
     def __init__(self, setup: BattleSetup, strength: dict[str, float], gun_range_yd: float, damage: float):
         self.t_s = 0.0
-        self.s = {c.name: dict(c=c, x=c.x_yd, y=c.y_yd, course=c.course_deg, speed=c.speed_kn,
-                               dmg=c.condition.damage) for c in setup.combatants}
+        self.s = {c.name: {"c": c, "x": c.x_yd, "y": c.y_yd, "course": c.course_deg, "speed": c.speed_kn,
+                           "dmg": c.condition.damage} for c in setup.combatants}
         self.strength = strength
         self.gun = gun_range_yd
         self.damage = damage

@@ -22,29 +22,10 @@ from campaign.tactics.board import (
     may_fire_on,
 )
 from campaign.tactics.protocol import BattleSetup, Combatant, Condition, HelmOrder, Setting
+from tests.tactics.dice import ScriptedRng, within
 
 R = board.load_rules()
 VIS = Setting(visibility_yd=20000.0)
-
-
-class ScriptedRng:
-    """Dice from a list (``integers``); anything else (the damage model's gun choice) from a generator."""
-
-    def __init__(self, dice, seed: int = 0) -> None:
-        self.dice = list(dice)
-        self.g = np.random.default_rng(seed)
-
-    def integers(self, low, high=None, size=None):
-        if size is None:
-            return self.dice.pop(0)
-        return np.array([self.dice.pop(0) for _ in range(size)])
-
-    def choice(self, *a, **k):
-        return self.g.choice(*a, **k)
-
-
-def within(count: int, n: int, p: float, sigmas: float = 4.0) -> bool:
-    return abs(count - n * p) <= sigmas * math.sqrt(n * p * (1 - p)) + 1e-9
 
 
 def cb(name: str, side: str, x: float = 0.0, y: float = 0.0, *, unit: str | None = None, course: float = 90.0,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -28,28 +27,9 @@ from campaign.tactics.damage import (
     speed_fraction,
     state_from_fractions,
 )
+from tests.tactics.dice import ScriptedRng, within
 
 R = damage.load_rules()
-
-
-class ScriptedRng:
-    """Dice from a list (``integers``), anything else from a seeded generator."""
-
-    def __init__(self, dice, seed: int = 0) -> None:
-        self.dice = list(dice)
-        self.g = np.random.default_rng(seed)
-
-    def integers(self, low, high=None, size=None):
-        if size is None:
-            return self.dice.pop(0)
-        return np.array([self.dice.pop(0) for _ in range(size)])
-
-    def choice(self, *a, **k):
-        return self.g.choice(*a, **k)
-
-
-def within(count: int, n: int, p: float, sigmas: float = 4.0) -> bool:
-    return abs(count - n * p) <= sigmas * math.sqrt(n * p * (1 - p)) + 1e-9
 
 
 def boxes(primary=0, secondary=0, tertiary=0, hull=4, torpedo=1, belt=None, framed=False) -> DamageBoxes:

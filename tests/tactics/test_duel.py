@@ -95,7 +95,8 @@ def test_a_bad_duel_file_names_its_field_and_fault(tmp_path, change, field, word
 
 
 def _cli(*args, cwd=None):
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=600, cwd=cwd,
+                          check=False)
 
 
 def test_the_duel_command_once_writes_the_account_and_the_battle_replay(tmp_path):
