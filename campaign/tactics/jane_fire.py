@@ -38,7 +38,14 @@ from campaign.tactics.jane_rulebook import (
     torpedo_range_yd,
 )
 from campaign.tactics.jane_rules import JaneRules
-from campaign.tactics.jane_ship import GunGroup, ShipState, arc_sector, can_use, damage_fraction, disable_mount
+from campaign.tactics.jane_ship import (
+    GunGroup,
+    ShipState,
+    arc_sector,
+    can_use,
+    damage_fraction,
+    disable_mount,
+)
 from campaign.tactics.kinematics import range_yd
 from campaign.tactics.protocol import Setting, TickEvent
 
@@ -62,7 +69,7 @@ class Sight:
     wanted: the range, the ships across the line between them (``FireContext.in_line_of_fire``), her
     aim (``FireContext.aim``) and the projectile each gun class fires at that range."""
 
-    __slots__ = ("range_yd", "crossing", "aim", "projectiles")
+    __slots__ = ("aim", "crossing", "projectiles", "range_yd")
 
     def __init__(self, range_yd: float) -> None:
         self.range_yd = range_yd
@@ -75,8 +82,15 @@ class Aim:
     """A firer's fire at one target this move, as far as it does not depend on the gun: the figures of
     ``Strike`` and those the fire event records (rounded)."""
 
-    __slots__ = ("chance", "eyes_shut", "aspect_fraction", "range_rounded_yd", "shifted_range_rounded_yd",
-                 "off_beam_rounded_deg", "chance_rounded")
+    __slots__ = (
+        "aspect_fraction",
+        "chance",
+        "chance_rounded",
+        "eyes_shut",
+        "off_beam_rounded_deg",
+        "range_rounded_yd",
+        "shifted_range_rounded_yd",
+    )
 
     def __init__(self, chance: float, shifted_range_yd: float, eyes_shut: bool, off_beam_deg: float,
                  aspect_fraction: float, range_yd: float) -> None:
@@ -109,6 +123,7 @@ class FireContext:
     events: list[TickEvent] = field(default_factory=list)
     on_admiral: Callable[[ShipState, ShipState | None, str], None] | None = None
     _hostiles: dict[int, list[list[Any]]] | None = field(default=None, init=False, repr=False)
+    _nearest_hostile_yd: float = field(default=math.inf, init=False, repr=False)
     _sights: dict[tuple[int, int], Sight] = field(default_factory=dict, init=False, repr=False)
     _velocities_kn: dict[int, tuple[float, float]] = field(default_factory=dict, init=False, repr=False)
     _passing: dict[tuple[int, int], bool] = field(default_factory=dict, init=False, repr=False)
@@ -131,15 +146,24 @@ class FireContext:
         ``ships`` and sorted stably."""
         hostiles: dict[int, list[list[Any]]] = {id(s): [] for s in self.ships}
         afloat = [(s, s.x_yd, s.y_yd, s.side, hostiles[id(s)]) for s in self.ships if s.afloat]
+        nearest_yd = math.inf
         for i, (a, ax, ay, side, seen_by_a) in enumerate(afloat):
             for b, bx, by, b_side, seen_by_b in afloat[i + 1:]:
                 if b_side != side:
                     r = math.hypot(bx - ax, by - ay)  # ``distance_yd(a, b)``, inline
                     seen_by_a.append([r, b, None, None])
                     seen_by_b.append([r, a, None, None])
+                    nearest_yd = min(nearest_yd, r)
         for found in hostiles.values():
             found.sort(key=_by_range)  # stable: equal ranges keep the ships' order
+        self._nearest_hostile_yd = nearest_yd
         return hostiles
+
+    def nearest_hostile_yd(self) -> float:
+        """The least range between enemies afloat when the phase first asked (infinite if none)."""
+        if self._hostiles is None:
+            self._hostiles = self._range_hostiles()
+        return self._nearest_hostile_yd
 
     def sector(self, firer: ShipState, entry: list[Any]) -> int:
         """The arc sector (``jane_ship.SECTOR_*``) the enemy of a ``hostiles_by_range`` entry lies in
@@ -160,14 +184,11 @@ class FireContext:
         return found
 
     def entry_sight(self, firer: ShipState, entry: list[Any]) -> Sight:
-        """``sight(firer, enemy)`` of a ``hostiles_by_range`` entry, kept in the entry."""
+        """The firer's sight of the enemy of a ``hostiles_by_range`` entry, kept in the entry (and apart
+        from ``sight``'s: in the rare case both are wanted, both work out the same figures)."""
         found = entry[SIGHT_SLOT]
         if found is None:
-            key = (id(firer), id(entry[ENEMY_SLOT]))
-            found = self._sights.get(key)
-            if found is None:
-                found = self._sights[key] = Sight(entry[RANGE_SLOT])  # the entry's range is ``distance_yd``'s
-            entry[SIGHT_SLOT] = found
+            found = entry[SIGHT_SLOT] = Sight(entry[RANGE_SLOT])  # the entry's range is ``distance_yd``'s
         return found
 
     def in_line_of_fire(self, firer: ShipState, target: ShipState, sight: Sight | None = None) -> ShipState | None:
@@ -500,7 +521,7 @@ def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup, hostiles: list[
     if visibility_yd is None:
         visibility_yd = ctx.setting.visibility_yd
     max_range_yd = g.max_range_yd
-    reach_yd = visibility_yd if visibility_yd < max_range_yd else max_range_yd  # min(max range, visibility)
+    reach_yd = min(max_range_yd, visibility_yd)  # min(max range, visibility)
     ready = -1  # counted when first wanted: often no enemy is within reach
     for entry in hostiles:
         if entry[RANGE_SLOT] > reach_yd:
@@ -595,6 +616,8 @@ def torpedoes(ctx: FireContext, order: list[ShipState]) -> None:
     under k * 5,000 tons (data file, ``torpedo.waterlogged``)."""
     rules = ctx.rules
     reach = min(torpedo_range_yd(rules), ctx.setting.visibility_yd)
+    if ctx.nearest_hostile_yd() >= reach:
+        return  # every ship's nearest enemy is out of reach: none fires (below)
     for firer in order:
         for _ in range(rules.tubes_per_move):
             if not firer.afloat or firer.tubes_left() <= 0:
