@@ -63,19 +63,21 @@ ROUGH_MARGIN = 1e-9
 #: the arc sector the enemy lies in and the firer's ``Sight`` of her are None until first wanted.
 RANGE_SLOT, ENEMY_SLOT, SECTOR_SLOT, SIGHT_SLOT = range(4)
 
+#: A ship's outline for ``ships_across_line``: (ship, x_yd, y_yd, square of half her length in yd).
+Outline = tuple[ShipState, float, float, float]
+
 
 class Sight:
     """What a firer sees of a ship she fires at during a fire phase, each part worked out as it is first
-    wanted: the range, the ships across the line between them (``FireContext.in_line_of_fire``), her
-    aim (``FireContext.aim``) and the projectile each gun class fires at that range."""
+    wanted: the range, the ships across the line between them (``FireContext.in_line_of_fire``) and her
+    aim (``FireContext.aim``)."""
 
-    __slots__ = ("aim", "crossing", "projectiles", "range_yd")
+    __slots__ = ("aim", "crossing", "range_yd")
 
     def __init__(self, range_yd: float) -> None:
         self.range_yd = range_yd
         self.crossing: list[tuple[float, ShipState]] | None = None
         self.aim: Aim | None = None
-        self.projectiles: dict[str, str] = {}
 
 
 class Aim:
@@ -127,7 +129,7 @@ class FireContext:
     _sights: dict[tuple[int, int], Sight] = field(default_factory=dict, init=False, repr=False)
     _velocities_kn: dict[int, tuple[float, float]] = field(default_factory=dict, init=False, repr=False)
     _passing: dict[tuple[int, int], bool] = field(default_factory=dict, init=False, repr=False)
-    _outlines: list[tuple[ShipState, float, float, float]] | None = field(default=None, init=False, repr=False)
+    _outlines: list[Outline] | None = field(default=None, init=False, repr=False)
 
     def emit(self, type_: str, ship: str, target: str | None, **data: Any) -> None:
         self.events.append(TickEvent(self.t_s, type_, ship, target, MappingProxyType(data)))
@@ -138,25 +140,30 @@ class FireContext:
         phase). ``sector`` and ``sight`` are None until ``sector`` and ``entry_sight`` fill them in."""
         if self._hostiles is None:
             self._hostiles = self._range_hostiles()
-        return self._hostiles[id(firer)]
+        found = self._hostiles.get(id(firer))
+        if found is None:  # a ship sunk before the phase asked (or not one of ``ships``): hers alone
+            found = [[distance_yd(firer, s), s, None, None]
+                     for s in self.ships if s.afloat and s.side != firer.side]
+            found.sort(key=_by_range)
+            self._hostiles[id(firer)] = found
+        return found
 
     def _range_hostiles(self) -> dict[int, list[list[Any]]]:
-        """Every ship's ``hostiles_by_range``: each pair's range reckoned once (it is the same either way
-        round, to the last bit: the differences only change sign), each list filled in the order of
+        """Every afloat ship's ``hostiles_by_range``: each pair's range reckoned once (it is the same either
+        way round, to the last bit: the differences only change sign), each list filled in the order of
         ``ships`` and sorted stably."""
-        hostiles: dict[int, list[list[Any]]] = {id(s): [] for s in self.ships}
+        hostiles: dict[int, list[list[Any]]] = {id(s): [] for s in self.ships if s.afloat}
         afloat = [(s, s.x_yd, s.y_yd, s.side, hostiles[id(s)]) for s in self.ships if s.afloat]
-        nearest_yd = math.inf
         for i, (a, ax, ay, side, seen_by_a) in enumerate(afloat):
             for b, bx, by, b_side, seen_by_b in afloat[i + 1:]:
                 if b_side != side:
                     r = math.hypot(bx - ax, by - ay)  # ``distance_yd(a, b)``, inline
                     seen_by_a.append([r, b, None, None])
                     seen_by_b.append([r, a, None, None])
-                    nearest_yd = min(nearest_yd, r)
         for found in hostiles.values():
             found.sort(key=_by_range)  # stable: equal ranges keep the ships' order
-        self._nearest_hostile_yd = nearest_yd
+        self._nearest_hostile_yd = min((found[0][RANGE_SLOT] for found in hostiles.values() if found),
+                                       default=math.inf)
         return hostiles
 
     def nearest_hostile_yd(self) -> float:
@@ -191,7 +198,8 @@ class FireContext:
             found = entry[SIGHT_SLOT] = Sight(entry[RANGE_SLOT])  # the entry's range is ``distance_yd``'s
         return found
 
-    def in_line_of_fire(self, firer: ShipState, target: ShipState, sight: Sight | None = None) -> ShipState | None:
+    def in_line_of_fire(self, firer: ShipState, target: ShipState,
+                        sight: Sight | None = None) -> ShipState | None:
         """``in_line_of_fire(self.ships, firer, target)``, its geometry once a phase per pair (``sight``
         the firer's of the target, if the caller has it)."""
         if sight is None:
@@ -239,7 +247,8 @@ class FireContext:
         found = self._velocities_kn.get(id(s))
         if found is None:
             course_rad = math.radians(s.course_deg)
-            found = self._velocities_kn[id(s)] = (s.speed_kn * math.sin(course_rad), s.speed_kn * math.cos(course_rad))
+            found = (s.speed_kn * math.sin(course_rad), s.speed_kn * math.cos(course_rad))
+            self._velocities_kn[id(s)] = found
         return found
 
     def aim(self, firer: ShipState, target: ShipState, sight: Sight | None = None) -> tuple[Sight, Aim]:
@@ -263,7 +272,8 @@ def distance_yd(a: ShipState, b: ShipState) -> float:
     return float(range_yd(a.x_yd, a.y_yd, b.x_yd, b.y_yd))
 
 
-def scalar_relative_bearing_deg(course_deg: float, x1_yd: float, y1_yd: float, x2_yd: float, y2_yd: float) -> float:
+def scalar_relative_bearing_deg(course_deg: float, x1_yd: float, y1_yd: float, x2_yd: float,
+                                y2_yd: float) -> float:
     """``kinematics.relative_bearing_deg`` for one pair of points: its scalar path step by step (the
     same operations, so the same degrees to the last bit) without the numpy absolute value, which
     costs more than the rest."""
@@ -312,8 +322,9 @@ def strike_chance(rules: JaneRules, firer: ShipState, target: ShipState, setting
     """The chance of a hit per strike for ``firer`` striking at ``target``: the table's chance at the
     shifted range (eyes shut where the rules say), times the fraction of the drawing that counts."""
     off_beam = off_beam_deg(target, firer)
+    passing = relative_speed_kn(firer, target) >= rules.passing_kn
     chance, shifted, shut, aspect = strike_figures(rules, target, setting, distance_yd(firer, target),
-                                                   relative_speed_kn(firer, target) >= rules.passing_kn, off_beam)
+                                                   passing, off_beam)
     return Strike(chance, shifted, shut, off_beam, aspect)
 
 
@@ -335,13 +346,13 @@ def in_line_of_fire(ships: list[ShipState], firer: ShipState, target: ShipState)
     return next((s for _, s in ships_across_line(ships, firer, target) if s.afloat), None)
 
 
-def ship_outlines(ships: list[ShipState]) -> list[tuple[ShipState, float, float, float]]:
+def ship_outlines(ships: list[ShipState]) -> list[Outline]:
     """(ship, x_yd, y_yd, square of half her length in yd) of each ship, for ``ships_across_line``."""
-    return [(s, s.x_yd, s.y_yd, s.half_length_sq_yd2) for s in ships]
+    return [(s, s.x_yd, s.y_yd, s.half_length_squared_yd2) for s in ships]
 
 
 def ships_across_line(ships: list[ShipState], firer: ShipState, target: ShipState,
-                      outlines: list[tuple[ShipState, float, float, float]] | None = None) -> list[tuple[float, ShipState]]:
+                      outlines: list[Outline] | None = None) -> list[tuple[float, ShipState]]:
     """(fraction of the way to the target, ship) of every ship but the two, afloat or not, lying
     across the line from the firer to the target (within half her length of it), nearest the firer
     first, ties in the order of ``ships``; ``outlines`` the ships' ``ship_outlines``, if the caller
@@ -352,14 +363,14 @@ def ships_across_line(ships: list[ShipState], firer: ShipState, target: ShipStat
     if span2 <= 0:
         return []
     across: list[tuple[float, ShipState]] = []
-    for s, sx, sy, half_length_sq_yd2 in outlines if outlines is not None else ship_outlines(ships):
+    for s, sx, sy, half_length_squared_yd2 in outlines if outlines is not None else ship_outlines(ships):
         if s is firer or s is target:
             continue
         t = ((sx - fx) * dx + (sy - fy) * dy) / span2
         if not 0.0 < t < 1.0:
             continue
         px, py = fx + t * dx - sx, fy + t * dy - sy
-        if px * px + py * py <= half_length_sq_yd2:
+        if px * px + py * py <= half_length_squared_yd2:
             across.append((t, s))
     across.sort(key=_by_range)  # stable: equal fractions keep the ships' order
     return across
@@ -520,8 +531,7 @@ def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup, hostiles: list[
         hostiles = ctx.hostiles_by_range(firer)
     if visibility_yd is None:
         visibility_yd = ctx.setting.visibility_yd
-    max_range_yd = g.max_range_yd
-    reach_yd = min(max_range_yd, visibility_yd)  # min(max range, visibility)
+    reach_yd = min(g.max_range_yd, visibility_yd)
     ready = -1  # counted when first wanted: often no enemy is within reach
     for entry in hostiles:
         if entry[RANGE_SLOT] > reach_yd:
@@ -572,9 +582,7 @@ def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], bar
             break
     aim = sight.aim or ctx.aim(firer, target, sight)[1]
     true_range = sight.range_yd
-    projectile = sight.projectiles.get(g.cls)
-    if projectile is None:
-        projectile = sight.projectiles[g.cls] = choose_projectile(rules, g.cls, target, true_range)
+    projectile = choose_projectile(rules, g.cls, target, true_range)
     strikes = barrels * g.strikes
     hits = int(ctx.rng.binomial(strikes, aim.chance))
     g.next_fire_move = ctx.move + g.interval_moves

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from math import cos, radians, sin
 
 from campaign.tactics.jane_rulebook import squares_per_turn
 from campaign.tactics.jane_rules import JaneRules
@@ -37,30 +38,18 @@ class Motion:
 
 def next_speed(rules: JaneRules, speed_kn: float, wanted_kn: float, max_kn: float) -> tuple[float, float]:
     """(speed at the end of the move, speed whose distance she runs this move), in knots."""
-    # Every ``min`` and ``max`` here is spelt out as the builtins make it (a later value replaces the one
-    # kept only if strictly smaller, or larger), so the knots are the same: this runs for every ship,
-    # every move, where the builtins' calls cost more than the arithmetic.
     kps = rules.knots_per_square
-    wanted = wanted_kn  # min(wanted_kn, max_kn, max_squares * kps)
-    if max_kn < wanted:
-        wanted = max_kn
-    fastest_kn = rules.max_squares * kps
-    if fastest_kn < wanted:
-        wanted = fastest_kn
-    astern_kn = -rules.astern_max_squares * kps  # max(astern_kn, wanted)
-    if not wanted > astern_kn:
-        wanted = astern_kn
+    wanted = max(-rules.astern_max_squares * kps, min(wanted_kn, max_kn, rules.max_squares * kps))
+    gain = rules.gain_squares_per_move * kps
     if speed_kn > 0.0 and wanted < speed_kn:
-        return (0.0 if 0.0 > wanted else wanted), speed_kn
+        return max(wanted, 0.0), speed_kn
     if speed_kn < 0.0 and wanted > speed_kn:
-        return (0.0 if 0.0 < wanted else wanted), speed_kn
+        return min(wanted, 0.0), speed_kn
     if wanted > speed_kn:
-        faster_kn = speed_kn + rules.gain_squares_per_move * kps
-        new = faster_kn if faster_kn < wanted else wanted
+        new = min(wanted, speed_kn + gain)
         return new, new
     if wanted < speed_kn:
-        slower_kn = speed_kn - rules.gain_squares_per_move * kps
-        new = slower_kn if slower_kn > wanted else wanted
+        new = max(wanted, speed_kn - gain)
         return new, new
     return speed_kn, speed_kn
 
@@ -74,8 +63,9 @@ def move(rules: JaneRules, *, x_yd: float, y_yd: float, course_deg: float, speed
 
 
 def motion(rules: JaneRules, x_yd: float, y_yd: float, course_deg: float, speed_kn: float,
-           wanted_course_deg: float, wanted_speed_kn: float, max_speed_kn: float, helm_squares_per_turn: float,
-           can_steer: bool = True, dt_s: float | None = None) -> tuple[float, float, float, float, float, bool]:
+           wanted_course_deg: float, wanted_speed_kn: float, max_speed_kn: float,
+           helm_squares_per_turn: float, can_steer: bool = True,
+           dt_s: float | None = None) -> tuple[float, float, float, float, float, bool]:
     """``move`` as the plain tuple of ``Motion``'s fields, in its order, for the engine's every ship and
     move (positional arguments, and no record built only to be taken apart), given the ship's
     ``squares_per_turn`` (which her length fixes) instead of her length."""
@@ -103,12 +93,12 @@ def motion(rules: JaneRules, x_yd: float, y_yd: float, course_deg: float, speed_
     if turn == 0.0:
         # Every step's heading is then the course plus the same signed zero: one sine and cosine serve
         # all the steps, which are still added one by one.
-        heading_rad = math.radians(course_deg + turn * 0.5 / PATH_STEPS)
-        east, north = step_yd * math.sin(heading_rad), step_yd * math.cos(heading_rad)
+        heading_rad = radians(course_deg + turn * 0.5 / PATH_STEPS)
+        east, north = step_yd * sin(heading_rad), step_yd * cos(heading_rad)
         for _ in range(PATH_STEPS):
             x, y = x + east, y + north
     else:
         for i in range(PATH_STEPS):
-            heading_rad = math.radians(course_deg + turn * (i + 0.5) / PATH_STEPS)
-            x, y = x + step_yd * math.sin(heading_rad), y + step_yd * math.cos(heading_rad)
+            heading_rad = radians(course_deg + turn * (i + 0.5) / PATH_STEPS)
+            x, y = x + step_yd * sin(heading_rad), y + step_yd * cos(heading_rad)
     return float(x), float(y), (course_deg + turn) % 360.0, new_speed, turn, engine_turning

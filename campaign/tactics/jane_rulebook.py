@@ -228,8 +228,8 @@ def range_shift_yd(rules: JaneRules, *, target_speed_kn: float, target_engine_tu
                                   relative_speed_kn >= rules.passing_kn, light, sea_state)
 
 
-def passing_range_shift_yd(rules: JaneRules, target_speed_kn: float, target_engine_turning: bool, passing: bool,
-                           light: str, sea_state: int) -> float:
+def passing_range_shift_yd(rules: JaneRules, target_speed_kn: float, target_engine_turning: bool,
+                           passing: bool, light: str, sea_state: int) -> float:
     """``range_shift_yd`` with ``passing`` (whether the ships' relative speed reaches ``passing_kn``)
     decided by the caller: that comparison is all the relative speed is wanted for."""
     shift = 0.0

@@ -23,7 +23,14 @@ import re
 from dataclasses import dataclass, field
 
 from campaign.model.ships import Gun, Ship
-from campaign.tactics.armament import HALF_TURN_DEG, ArcRules, arc_counts, barrels_bearing, fold_bearing_deg, load_arcs
+from campaign.tactics.armament import (
+    HALF_TURN_DEG,
+    ArcRules,
+    arc_counts,
+    barrels_bearing,
+    fold_bearing_deg,
+    load_arcs,
+)
 from campaign.tactics.jane_rulebook import (
     armour_grade,
     fire_interval_moves,
@@ -45,8 +52,6 @@ BARRELS_PER_MOUNT = {"quadruple": 4, "triple": 3, "twin": 2}
 #: end-on arc ahead, within it astern, within the cross-deck arc about the beam, and the rest of the
 #: broadside sector (where cross-deck barrels do not bear).
 SECTOR_AHEAD, SECTOR_ASTERN, SECTOR_BEAM, SECTOR_QUARTER = range(4)
-
-
 
 @dataclass
 class Mount:
@@ -128,7 +133,7 @@ def barrels_by_sector(gun: Gun, arcs: ArcRules | None = None) -> tuple[int, int,
     group reads these once instead of ``barrels_bearing`` at every target."""
     c = arc_counts(gun, arcs or load_arcs())
     counts = (c.ahead, c.astern, c.broadside, c.broadside - c.cross_deck)
-    return tuple(n if n > 0 else 0 for n in counts)  # type: ignore[return-value]
+    return tuple(max(0, n) for n in counts)  # type: ignore[return-value]
 
 
 @dataclass
@@ -174,15 +179,16 @@ class ShipState:
     side: str = field(init=False, repr=False, compare=False)
     big_groups: tuple[GunGroup, ...] = field(init=False, repr=False, compare=False)
     quick_groups: tuple[GunGroup, ...] = field(init=False, repr=False, compare=False)
-    half_length_sq_yd2: float = field(init=False, repr=False, compare=False)
-    strength_memo: tuple[tuple, float, float] | None = field(default=None, init=False, repr=False, compare=False)
+    half_length_squared_yd2: float = field(init=False, repr=False, compare=False)
+    strength_memo: tuple[tuple, float, float] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.name = self.combatant.name
         self.side = self.combatant.side
         self.big_groups = tuple(g for g in self.groups if g.big_gun)
         self.quick_groups = tuple(g for g in self.groups if not g.big_gun)
-        self.half_length_sq_yd2 = (self.length_yd / 2.0) ** 2
+        self.half_length_squared_yd2 = (self.length_yd / 2.0) ** 2
 
     @property
     def ship(self) -> Ship:
@@ -279,8 +285,9 @@ def _part_shares(rules: JaneRules, tclass: str, groups: list[GunGroup]) -> tuple
 def _remove_barrels(st: ShipState, group: GunGroup, n: int) -> None:
     for mount in reversed(group.mounts):
         take = min(n, mount.working)
-        mount.working -= take
-        st.armament_changes += 1
+        if take:
+            mount.working -= take
+            st.armament_changes += 1
         n -= take
         if n <= 0:
             return
@@ -342,17 +349,12 @@ def max_speed_kn(rules: JaneRules, st: ShipState) -> float:
     """The most she can make now: her entry maximum less this battle's losses (seed 004 l.79)."""
     if not st.afloat or st.engine_hits >= 2:
         return 0.0
-    v = st.combatant.max_speed_kn - rules.speed_loss_kn * (st.funnel_mast_losses + (1 if st.bow_lost else 0))
+    v = st.combatant.max_speed_kn - rules.speed_loss_kn * (st.funnel_mast_losses + int(st.bow_lost))
     if st.engine_hits == 1:
         v *= 0.5
     if st.waterlogged_now:
         v *= rules.waterlogged_speed_factor
-    # ``max(0.0, min(v, cap))`` spelt out (the same comparisons, so the same value): asked of every
-    # ship twice a move.
-    cap = rules.max_squares * rules.knots_per_square
-    if cap < v:
-        v = cap
-    return v if v > 0.0 else 0.0
+    return max(0.0, min(v, rules.max_squares * rules.knots_per_square))
 
 
 def damage_fraction(st: ShipState) -> float:
@@ -401,7 +403,7 @@ def strength(rules: JaneRules, st: ShipState) -> tuple[float, float]:
     if memo is not None and memo[0] == key:
         return memo[1], memo[2]
     value_lb = fighting_value(rules, st)
-    reach_yd = gun_range_yd(st) if st.afloat else 0.0
+    reach_yd = gun_range_yd(st)
     st.strength_memo = (key, value_lb, reach_yd)
     return value_lb, reach_yd
 

@@ -14,8 +14,9 @@ from types import MappingProxyType, SimpleNamespace
 import numpy as np
 import pytest
 
-from campaign.model.ships import LT_TO_T, TorpedoTubes, find_ship
+from campaign.model.ships import LT_TO_T, TorpedoTubes, default_ships, find_ship
 from campaign.tactics import jane_fire
+from campaign.tactics.armament import guns_bearing, load_arcs
 from campaign.tactics.jane import JaneEngine, load_rules
 from campaign.tactics.jane_motion import move, next_speed
 from campaign.tactics.jane_rulebook import (
@@ -32,17 +33,32 @@ from campaign.tactics.jane_rulebook import (
     raking_weight,
     range_shift_yd,
     sinking_number,
+    squares_per_turn,
     strikes_eyes_shut,
     strikes_per_move,
     torpedo_chance_in_six,
 )
 from campaign.tactics.jane_rules import GRADES
-from campaign.tactics.jane_ship import from_combatant
-from campaign.tactics.kinematics import range_yd, yd_per_s
+from campaign.tactics.jane_ship import (
+    arc_sector,
+    disable_mount,
+    fighting_value,
+    from_combatant,
+    gun_range_yd,
+)
+from campaign.tactics.kinematics import (
+    advance,
+    angle_diff_deg,
+    points_to_deg,
+    range_yd,
+    relative_bearing_deg,
+    yd_per_s,
+)
 from campaign.tactics.protocol import BattleSetup, Combatant, Condition, HelmOrder, Setting
 from campaign.tactics.zoom import default_zoom_rules
 
 RULES = load_rules()
+RULES_ARCS = load_arcs()
 DAY = Setting()
 SIGMAS = 4.0
 
@@ -591,3 +607,222 @@ def test_line_of_fire_finds_the_ship_between():
     assert jane_fire.in_line_of_fire([a, b, c], a, c) is b
     b.y_yd = 500.0
     assert jane_fire.in_line_of_fire([a, b, c], a, c) is None
+
+
+# ---------------------------------------------------------------------------------------------- kept figures
+# The engine keeps what does not change (a gun's arcs, a ship's strength until she is damaged, the
+# geometry of a fire phase) and spells out some arithmetic; each is checked here against the direct way.
+
+BENCH_BRITISH = ("Indomitable", "Indefatigable", "Inflexible", "Defence", "Warrior")
+BENCH_CENTRAL = ("Goeben", "Breslau", "Viribus Unitis", "Tegetthoff", "Zrinyi")
+
+
+def _squadrons(seed=0, moves=30):
+    """Two lines of five, 12,000 yards apart, fought ``moves`` moves with every ship turning a little."""
+    cs = [combatant(name, side, -i * 400.0, y, 90.0 + 7.0 * i, 15.0)
+          for side, names, y in (("E", BENCH_BRITISH, 0.0), ("C", BENCH_CENTRAL, 12000.0))
+          for i, name in enumerate(names)]
+    battle = battle_of(*cs, seed=seed)
+    for m in range(moves):
+        battle.step({v.name: HelmOrder((v.course_deg + 5.0 * (m % 3 - 1)) % 360.0, 15.0 + m % 4)
+                     for v in battle.views() if v.afloat}, DAY)
+    return battle
+
+
+def _reference_target(ctx, firer, g):
+    """The nearest enemy a group bears on, worked out afresh (ranges, bearings and arcs at every ask)."""
+    reach = min(g.max_range_yd, ctx.setting.visibility_yd)
+    best = None
+    for s in ctx.ships:
+        if not s.afloat or s.side == firer.side:
+            continue
+        r = jane_fire.distance_yd(firer, s)
+        if r > reach or (best is not None and r >= best[0]):
+            continue
+        rel = float(relative_bearing_deg(firer.course_deg, firer.x_yd, firer.y_yd, s.x_yd, s.y_yd))
+        n = g.scaled(next((k for gun, k in guns_bearing(firer.ship, rel) if gun is g.gun), 0), ctx.move)
+        if n > 0:
+            best = (r, s, n)
+    return (best[1], best[2]) if best else None
+
+
+def test_arc_sectors_give_the_barrels_bearing():
+    edges = (RULES_ARCS.end_on_half_arc_deg, 180.0 - RULES_ARCS.end_on_half_arc_deg,
+             90.0 - RULES_ARCS.cross_deck_half_arc_deg, 90.0 + RULES_ARCS.cross_deck_half_arc_deg)
+    bearings = [float(b) for b in range(0, 181, 3)] + [e + d for e in edges for d in (-1e-9, 0.0, 1e-9)]
+    bearings += [-b for b in bearings] + [b + 360.0 for b in bearings]
+    for ship in default_ships().values():
+        if not ship.guns:
+            continue
+        st = from_combatant(RULES, combatant(ship, "A"))
+        for rel in bearings:
+            sector = arc_sector(rel)
+            bearing = {id(gun): k for gun, k in reversed(guns_bearing(ship, rel))}  # the first of a gun's
+            for g in st.groups:
+                assert g.barrels_by_sector[sector] == bearing.get(id(g.gun), 0), (ship.name, g.gun.label, rel)
+
+
+def test_scalar_relative_bearing_is_kinematics():
+    rng = np.random.default_rng(5)
+    for _ in range(20000):
+        course, x1, y1, x2, y2 = rng.uniform(-400, 400), *rng.uniform(-3e4, 3e4, 4)
+        want = float(relative_bearing_deg(course, x1, y1, x2, y2))
+        assert jane_fire.scalar_relative_bearing_deg(course, x1, y1, x2, y2) == want
+        assert jane_fire.scalar_relative_bearing_deg(np.float64(course), x1, y1, x2, y2) == want
+    for course in (0.0, 90.0, 180.0, 270.0, -180.0):  # the line to the target right astern: 180, not -180
+        want = float(relative_bearing_deg(course, 0.0, 0.0, 0.0, -1000.0))
+        assert jane_fire.scalar_relative_bearing_deg(course, 0.0, 0.0, 0.0, -1000.0) == want
+
+
+def test_passing_is_the_relative_speed_against_the_limit():
+    limit = RULES.passing_kn
+    a, b = (from_combatant(RULES, combatant("Goeben", s)) for s in "AB")
+    ctx = jane_fire.FireContext(RULES, np.random.default_rng(0), [a, b], 1, 60.0, DAY)
+    rng = np.random.default_rng(6)
+    cases = [(rng.uniform(-9, 30), rng.uniform(0, 360), rng.uniform(-9, 30), rng.uniform(0, 360))
+             for _ in range(5000)]
+    # on the limit: opposite courses at speeds that add up to it, one overtaking the other by it, abeam
+    cases += [(v, c, limit - v + d, c + 180.0) for v in (10.0, 12.5, 15.0, 17.3) for c in (0.0, 33.3, 90.0)
+              for d in (-1e-9, -1e-13, 0.0, 1e-13, 1e-9)]
+    cases += [(v + limit + d, c, v, c)
+              for v in (0.0, 4.0) for c in (12.0, 200.0) for d in (-1e-12, 0.0, 1e-12)]
+    cases += [(limit * math.cos(math.radians(30)), 0.0, limit * math.sin(math.radians(30)), 90.0)]
+    for a.speed_kn, a.course_deg, b.speed_kn, b.course_deg in cases:
+        ctx._passing.clear()
+        ctx._velocities_kn.clear()
+        want = jane_fire.relative_speed_kn(a, b) >= limit
+        assert ctx.passing(a, b) == want == ctx.passing(b, a)
+
+
+def test_fire_phase_keeps_what_direct_geometry_gives():
+    battle = _squadrons()
+    ships = battle.ships
+    ships[6].afloat = False  # a sunk ship is no one's target
+    for between, (a, b) in ((1, (0, 5)), (7, (5, 2)), (8, (3, 9))):  # some across the lines of fire
+        ships[between].x_yd = (ships[a].x_yd + ships[b].x_yd) / 2
+        ships[between].y_yd = (ships[a].y_yd + ships[b].y_yd) / 2
+    ctx = jane_fire.FireContext(RULES, np.random.default_rng(0), ships, battle.move + 1, battle.t_s, DAY)
+    targets = crossings = 0
+    for firer in ships:
+        entries = ctx.hostiles_by_range(firer)
+        enemies = [s for s in ships if s.afloat and s.side != firer.side]
+        assert [e[jane_fire.ENEMY_SLOT] for e in entries] == sorted(
+            enemies, key=lambda s: (jane_fire.distance_yd(firer, s), ships.index(s))) or not firer.afloat
+        for e in entries:
+            assert e[jane_fire.RANGE_SLOT] == jane_fire.distance_yd(firer, e[jane_fire.ENEMY_SLOT])
+        for g in firer.groups:
+            found = jane_fire._target_for(ctx, firer, g)
+            got = (found[0][jane_fire.ENEMY_SLOT], found[1]) if found else None
+            assert got == _reference_target(ctx, firer, g)
+            targets += got is not None
+        for target in ships:
+            if target is firer:
+                continue
+            between = ctx.in_line_of_fire(firer, target)
+            assert between is jane_fire.in_line_of_fire(ships, firer, target)
+            crossings += between is not None
+            sight, aim = ctx.aim(firer, target)
+            sc = jane_fire.strike_chance(RULES, firer, target, DAY)
+            assert sight.range_yd == jane_fire.distance_yd(firer, target)
+            assert (aim.chance, aim.eyes_shut, aim.aspect_fraction) == (
+                sc.chance, sc.eyes_shut, sc.aspect_fraction)
+            assert (aim.range_rounded_yd, aim.shifted_range_rounded_yd, aim.off_beam_rounded_deg,
+                    aim.chance_rounded) == (round(sight.range_yd, 1), round(sc.shifted_range_yd, 1),
+                                            round(sc.off_beam_deg, 2), round(sc.chance, 6))
+    assert targets > 10 and crossings >= 6
+    assert ctx.nearest_hostile_yd() == min(e[jane_fire.RANGE_SLOT] for s in ships
+                                           for e in ctx.hostiles_by_range(s))
+
+
+def test_strength_follows_damage():
+    battle = battle_of(combatant("Goeben", "G"), combatant("Breslau", "B", 0, 9000))
+    goeben = battle.ships[0]
+
+    def fresh():
+        return fighting_value(RULES, goeben), gun_range_yd(goeben) if goeben.afloat else 0.0
+
+    def viewed():
+        v = battle.views()[0]
+        return v.fighting_value, v.gun_range_yd
+
+    assert viewed() == fresh()
+    for g in goeben.groups:  # every gun put out, mount by mount
+        for mount in g.mounts:
+            before = viewed()
+            disable_mount(goeben, mount)
+            assert viewed() == fresh() != before
+    assert viewed() == (0.0, 0.0)
+    goeben.penetrations = 3.0
+    goeben.waterlogged_now = True
+    assert viewed() == fresh()
+    goeben.afloat = False
+    assert viewed() == (0.0, 0.0)
+
+
+def test_part_draw_is_the_generators_choice():
+    rules = dataclasses.replace(RULES, deck_share=tuple(0.0 for _ in RULES.deck_share))  # always a part
+    for name in ("Goeben", "Breslau", "Basilisk"):
+        target = from_combatant(rules, combatant(name, "B"))
+        parts = [p for p, _ in target.part_shares]
+        shares = np.array([s for _, s in target.part_shares])
+        for seed in range(300):
+            ctx = jane_fire.FireContext(rules, np.random.default_rng(seed), [target], 1, 60.0, DAY)
+            reference = np.random.default_rng(seed)
+            reference.random()  # the deck's throw
+            want = parts[int(reference.choice(len(parts), p=shares / shares.sum()))]
+            assert jane_fire._draw_part(ctx, target, 5000.0) == want
+            assert ctx.rng.random() == reference.random()  # and the dice go on alike
+
+
+def _reference_move(rules, *, x_yd, y_yd, course_deg, speed_kn, wanted_course_deg, wanted_speed_kn,
+                    max_speed_kn, length_m, can_steer=True, dt_s=None):
+    """A move stepped with ``kinematics.advance`` and the builtins' ``min``/``max``."""
+    dt = rules.move_s if dt_s is None else dt_s
+    kps = rules.knots_per_square
+    wanted = max(-rules.astern_max_squares * kps, min(wanted_speed_kn, max_speed_kn, rules.max_squares * kps))
+    gain = rules.gain_squares_per_move * kps
+    if speed_kn > 0.0 and wanted < speed_kn:
+        new_speed, run_speed = max(wanted, 0.0), speed_kn
+    elif speed_kn < 0.0 and wanted > speed_kn:
+        new_speed, run_speed = min(wanted, 0.0), speed_kn
+    elif wanted > speed_kn:
+        new_speed = run_speed = min(wanted, speed_kn + gain)
+    elif wanted < speed_kn:
+        new_speed = run_speed = max(wanted, speed_kn - gain)
+    else:
+        new_speed = run_speed = speed_kn
+    squares = abs(run_speed) / kps * dt / rules.move_s
+    per_turn = points_to_deg(rules.points_per_turn)
+    k = squares_per_turn(rules, length_m) + (rules.astern_extra_squares_per_turn if run_speed < 0 else 0.0)
+    want = float(angle_diff_deg(course_deg, wanted_course_deg)) if can_steer else 0.0
+    helm_cap = per_turn * squares / k
+    engine_turn = points_to_deg(rules.engine_turn_points)
+    engine_turning = False
+    if abs(want) <= helm_cap:
+        turn, lost = want, abs(want) / per_turn
+    elif abs(want) >= engine_turn and helm_cap < engine_turn:
+        turn, lost, engine_turning = math.copysign(engine_turn, want), rules.engine_turn_lost_squares, True
+    else:
+        turn, lost = math.copysign(helm_cap, want), helm_cap / per_turn
+    run = max(0.0, squares - lost) / squares if squares > 0 else 0.0
+    x, y = x_yd, y_yd
+    for i in range(6):
+        x, y = advance(x, y, course_deg + turn * (i + 0.5) / 6, run_speed * run, dt / 6)
+    return (float(x), float(y), (course_deg + turn) % 360.0, new_speed, turn, engine_turning)
+
+
+def test_moves_are_the_stepwise_path():
+    rng = np.random.default_rng(7)
+    speeds = (-9.0, -3.0, -0.0, 0.0, 3.0, 6.0, 14.5, 21.0, 27.0, 40.0)
+    for _ in range(3000):
+        course = float(rng.choice([0.0, -0.0, 90.0, float(rng.uniform(0, 360))]))
+        wanted = float(rng.choice([course, course + 3.0, course - 100.0, rng.uniform(0, 360)]))
+        args = {"x_yd": float(rng.uniform(-5e4, 5e4)), "y_yd": float(rng.uniform(-5e4, 5e4)),
+                "course_deg": course, "speed_kn": float(rng.choice(speeds)), "wanted_course_deg": wanted,
+                "wanted_speed_kn": float(rng.choice(speeds)),
+                "max_speed_kn": float(rng.choice([0.0, 12.0, 25.0])),
+                "length_m": float(rng.uniform(60, 220)), "can_steer": bool(rng.random() < 0.9)}
+        m = move(RULES, **args)
+        want = _reference_move(RULES, **args)
+        got = (m.x_yd, m.y_yd, m.course_deg, m.speed_kn, m.turned_deg, m.engine_turning)
+        assert repr(got) == repr(want), args  # repr: signed zeros alike too
