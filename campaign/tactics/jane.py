@@ -92,7 +92,7 @@ class JaneBattle:
         self.t_s += dt
         ctx = FireContext(self.rules, self.rng, self.ships, self.move, self.t_s, setting)
         ctx.on_admiral = lambda flagship, firer, cause: self._admiral(ctx, flagship, firer, cause)
-        order = [self.ships[i] for i in self.rng.permutation(len(self.ships))]
+        order = [self.ships[i] for i in self.rng.permutation(len(self.ships)).tolist()]
         gunfire(ctx, order)
         torpedoes(ctx, order)
         return ctx.events

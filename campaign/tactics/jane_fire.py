@@ -364,10 +364,8 @@ def ships_across_line(ships: list[ShipState], firer: ShipState, target: ShipStat
         return []
     across: list[tuple[float, ShipState]] = []
     for s, sx, sy, half_length_squared_yd2 in outlines if outlines is not None else ship_outlines(ships):
-        if s is firer or s is target:
-            continue
         t = ((sx - fx) * dx + (sy - fy) * dy) / span2
-        if not 0.0 < t < 1.0:
+        if not 0.0 < t < 1.0 or s is firer or s is target:
             continue
         px, py = fx + t * dx - sx, fy + t * dy - sy
         if px * px + py * py <= half_length_squared_yd2:

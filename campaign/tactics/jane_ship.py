@@ -411,11 +411,10 @@ def strength(rules: JaneRules, st: ShipState) -> tuple[float, float]:
 def view(rules: JaneRules, st: ShipState) -> ShipView:
     c = st.combatant
     value_lb, rng_yd = strength(rules, st)
-    return ShipView(name=st.name, side=st.side, unit=c.unit, x_yd=st.x_yd, y_yd=st.y_yd,
-                    course_deg=st.course_deg, speed_kn=st.speed_kn if st.afloat else 0.0,
-                    max_speed_kn=max_speed_kn(rules, st), afloat=st.afloat,
-                    can_fire=st.afloat and rng_yd > 0.0, gun_range_yd=rng_yd,
-                    fighting_value=value_lb)
+    # ShipView's fields in their order, positionally: every ship, every move.
+    return ShipView(st.name, st.side, c.unit, st.x_yd, st.y_yd, st.course_deg,
+                    st.speed_kn if st.afloat else 0.0, max_speed_kn(rules, st), st.afloat,
+                    st.afloat and rng_yd > 0.0, rng_yd, value_lb)
 
 
 def condition_of(rules: JaneRules, st: ShipState) -> Condition:

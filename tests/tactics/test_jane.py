@@ -613,14 +613,14 @@ def test_line_of_fire_finds_the_ship_between():
 # The engine keeps what does not change (a gun's arcs, a ship's strength until she is damaged, the
 # geometry of a fire phase) and spells out some arithmetic; each is checked here against the direct way.
 
-BENCH_BRITISH = ("Indomitable", "Indefatigable", "Inflexible", "Defence", "Warrior")
-BENCH_CENTRAL = ("Goeben", "Breslau", "Viribus Unitis", "Tegetthoff", "Zrinyi")
+BRITISH_SQUADRON = ("Indomitable", "Indefatigable", "Inflexible", "Defence", "Warrior")
+CENTRAL_SQUADRON = ("Goeben", "Breslau", "Viribus Unitis", "Tegetthoff", "Zrinyi")
 
 
 def _squadrons(seed=0, moves=30):
     """Two lines of five, 12,000 yards apart, fought ``moves`` moves with every ship turning a little."""
     cs = [combatant(name, side, -i * 400.0, y, 90.0 + 7.0 * i, 15.0)
-          for side, names, y in (("E", BENCH_BRITISH, 0.0), ("C", BENCH_CENTRAL, 12000.0))
+          for side, names, y in (("E", BRITISH_SQUADRON, 0.0), ("C", CENTRAL_SQUADRON, 12000.0))
           for i, name in enumerate(names)]
     battle = battle_of(*cs, seed=seed)
     for m in range(moves):
