@@ -1,5 +1,5 @@
 """The NWC 1905 engine against the figures of seed 002 (Naval War College, "Rules for the Conduct of
-the War Games", 1905; line numbers "l.N" of /work/shared/seeds/002_8b9da8deb20917a0.txt) and the
+the War Games", 1905; line numbers "l.N" of 002_8b9da8deb20917a0.txt) and the
 STAND-INs of data/tactics/nwc1905.yaml."""
 
 from __future__ import annotations
