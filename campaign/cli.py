@@ -1,10 +1,15 @@
 """The command line behind ``run_campaign.py``.
 
     python run_campaign.py SCENARIO.yaml [--seed N] [--out DIR]     run one replicate, write its files
+    python run_campaign.py SCENARIO.yaml --variant NAME             run one of its what-ifs
+    python run_campaign.py variants SCENARIO.yaml                   list its what-ifs, one line each
     python run_campaign.py validate SCENARIO.yaml                   check a scenario file, run nothing
     python run_campaign.py route FROM TO [--avoid Italy:6] [...]    a sea route's length and waypoints
-    python run_campaign.py replay OUTDIR [--scenario FILE]          rebuild replay.html and tracks.gpkg
+    python run_campaign.py replay OUTDIR [--scenario FILE]          rebuild replay, GeoPackage, summary, report
     python run_campaign.py duel DUEL.yaml [--engine E|all] [--runs N] fight a duel, once or many times
+    python run_campaign.py batch SCENARIO.yaml [--variants A,B|all] [--runs N] [--seed S] [--workers K]
+                               [--scheduler ADDRESS] [--design FILE] [--out DIR]   many replicates, on Dask
+    python run_campaign.py analyse DIR                              a batch's estimates, analysis.html
 
 Bad input (a scenario file, a place, an argument) prints a message naming the file, the field and the
 fault to standard error and exits with status 2, having written nothing.
@@ -18,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
-COMMANDS = ("run", "validate", "route", "replay", "duel")
+COMMANDS = ("run", "validate", "variants", "route", "replay", "duel", "batch", "analyse")
 ENGINE_CHOICES = ("nwc1905", "jane", "board")
 
 
@@ -34,23 +39,30 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Examples:\n"
                "  python run_campaign.py scenarios/goeben_1914.yaml\n"
                "  python run_campaign.py scenarios/goeben_1914.yaml --seed 7 --out outputs/try7\n"
+               "  python run_campaign.py scenarios/goeben_1914.yaml --variant troubridge_engages\n"
+               "  python run_campaign.py variants scenarios/goeben_1914.yaml\n"
                "  python run_campaign.py validate scenarios/goeben_1914.yaml\n"
                "  python run_campaign.py route Messina 'Cape Helles'\n"
                "  python run_campaign.py route Malta 39.0,14.5 --avoid Italy:6\n"
                "  python run_campaign.py replay outputs/goeben_1914\n"
-               "  python run_campaign.py duel scenarios/duels/gloucester_vs_breslau.yaml --engine all --runs 200\n",
+               "  python run_campaign.py duel scenarios/duels/gloucester_vs_breslau.yaml --engine all --runs 200\n"
+               "  python run_campaign.py batch scenarios/goeben_1914.yaml --variants all --runs 100\n"
+               "  python run_campaign.py analyse outputs/goeben_1914-batch\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     r = sub.add_parser("run", help="run one replicate of a scenario and write its files (the default command)",
                        description="Run one replicate of a scenario and write events.jsonl, tracks.nc, "
-                                   "summary.json, replay.html and tracks.gpkg into the output folder.")
+                                   "summary.json, replay.html, tracks.gpkg and report.md into the output folder.")
     r.add_argument("scenario", type=Path, help="scenario file (YAML), e.g. scenarios/goeben_1914.yaml")
     r.add_argument("--seed", type=int, default=None,
                    help="random seed (default: the scenario's own seed, else 0); same seed, same records")
     r.add_argument("--out", type=Path, default=None,
-                   help="output folder (default: outputs/<scenario name>/)")
+                   help="output folder (default: outputs/<scenario name>/, or outputs/<scenario>-<variant>/)")
+    r.add_argument("--variant", default=None, metavar="NAME",
+                   help="run a what-if of the scenario: a name from 'run_campaign.py variants SCENARIO' "
+                        "(an overlay file in the scenario's variants/ folder)")
     r.add_argument("--engine", choices=ENGINE_CHOICES, default=None,
                    help="tactical engine for the run's battles (default: the scenario's 'tactics: engine', "
                         "else nwc1905): nwc1905 = Naval War College 1905, jane = Jane's game, board = the "
@@ -58,7 +70,13 @@ def _parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check a scenario file and report every fault; run nothing",
                        description="Check a scenario file's form and meaning (ships, places, times, orders).")
-    v.add_argument("scenario", type=Path, help="scenario file (YAML)")
+    v.add_argument("scenario", type=Path, help="scenario file (YAML), or a what-if overlay file")
+    v.add_argument("--variant", default=None, metavar="NAME", help="check this what-if of the scenario")
+
+    va = sub.add_parser("variants", help="list a scenario's what-ifs, one line each",
+                        description="List the what-if overlays of a scenario (the files in its variants/ "
+                                    "folder that name it as their base): name, then what it changes.")
+    va.add_argument("scenario", type=Path, help="scenario file (YAML), e.g. scenarios/goeben_1914.yaml")
 
     rt = sub.add_parser("route", help="print the sea route between two places or points",
                         description="Print a sea route's length in nautical miles and its waypoints. FROM and "
@@ -71,11 +89,13 @@ def _parser() -> argparse.ArgumentParser:
                     help="route for this ship's beam and draught (decides the Corinth Canal)")
 
     rp = sub.add_parser(
-        "replay", help="rebuild replay.html and tracks.gpkg from a run's files, without rerunning it",
+        "replay", help="rebuild replay.html, tracks.gpkg, summary.json and report.md from a run's files, "
+                       "without rerunning it",
         description="Rebuild the animated replay (replay.html, self-contained: open it in any browser, no "
-                    "network needed) and the GIS export (tracks.gpkg) of an earlier run from the files in "
-                    "its output folder: events.jsonl and summary.json, and tracks.nc (rebuilt from the "
-                    "events when missing). Writes both files or neither.")
+                    "network needed), the GIS export (tracks.gpkg), the summary (summary.json, with its score "
+                    "and measures) and the report (report.md) of an earlier run from the files in its output "
+                    "folder: events.jsonl and summary.json, and tracks.nc (rebuilt from the events when "
+                    "missing). Writes all four files or none.")
     rp.add_argument("outdir", type=Path, metavar="OUTDIR",
                     help="a run's output folder, e.g. outputs/goeben_1914")
     rp.add_argument("--scenario", type=Path, default=None,
@@ -91,7 +111,141 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--runs", type=int, default=1, help="how many times to fight it (seeds SEED..SEED+RUNS-1)")
     d.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     d.add_argument("--out", type=Path, default=None, help="output folder (default: outputs/duels/<name>/)")
+    _batch_parsers(sub)
     return p
+
+
+def _batch_parsers(sub) -> None:
+    """The ``batch`` and ``analyse`` commands (campaign/batch)."""
+    b = sub.add_parser(
+        "batch", help="run many replicates of a scenario's variants on Dask, results into a Zarr store",
+        description="Run RUNS replicates of each variant (base = the scenario itself, always included) and, "
+                    "with --design, of each design point, on a Dask LocalCluster of --workers processes or on "
+                    "an existing cluster (--scheduler). Replicate r of every variant runs with the same seed "
+                    "(common random numbers), derived from --seed and r alone. Results go to "
+                    "OUT/results.zarr as they come; run the same command again to resume an interrupted "
+                    "batch. Analyse it with 'run_campaign.py analyse OUT'.",
+        epilog="Examples:\n"
+               "  python run_campaign.py batch scenarios/goeben_1914.yaml --variants all --runs 100\n"
+               "  python run_campaign.py batch scenarios/goeben_1914.yaml --variants troubridge_engages "
+               "--runs 1000 --seed 1 --workers 2 --out outputs/troubridge\n"
+               "  python run_campaign.py batch scenarios/goeben_1914.yaml --variants base --design design.yaml "
+               "--runs 50\n"
+               "  python run_campaign.py batch scenarios/goeben_1914.yaml --scheduler tcp://scheduler-host:8786\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("scenario", type=Path, help="scenario file (YAML), e.g. scenarios/goeben_1914.yaml")
+    b.add_argument("--variants", default="all", metavar="A,B,...|all",
+                   help="the what-ifs to run, by name (see 'run_campaign.py variants SCENARIO'), or 'all' "
+                        "(default); the base scenario is always run too")
+    b.add_argument("--runs", type=int, default=100, help="replicates of each variant (and design point); default 100")
+    b.add_argument("--seed", type=int, default=0, help="the batch seed (default 0): every replicate's seed derives "
+                                                       "from it and the replicate's number")
+    b.add_argument("--workers", type=int, default=None,
+                   help="worker processes of the local cluster (default: one per core)")
+    b.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run on an existing Dask cluster, e.g. tcp://host:8786 (a dask-jobqueue SLURMCluster's "
+                        "scheduler_address serves as well) instead of a local one")
+    b.add_argument("--out", type=Path, default=None, help="output folder (default: outputs/<scenario name>-batch/)")
+    b.add_argument("--design", type=Path, default=None, metavar="FILE",
+                   help="an experiment design over scenario parameters: a grid or a Latin hypercube "
+                        "(campaign/batch/design.py describes the file)")
+    b.add_argument("--chunk", type=int, default=None, help="replicates per task (default: runs/32, at most 20)")
+    b.add_argument("--engine", choices=ENGINE_CHOICES, default=None,
+                   help="tactical engine for every run's battles (default: the scenario's)")
+    b.add_argument("--keep-records", action="store_true",
+                   help="also write each replicate's events.jsonl under OUT/records/<variant>/<seed>/")
+    b.add_argument("--retries", type=int, default=2, help="tries more for a task that fails (default 2)")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    a = sub.add_parser(
+        "analyse", help="estimates with 95%% confidence intervals per variant, paired differences, analysis.html",
+        description="Read a batch's results (DIR/results.zarr) and print, per variant, each measure's estimate "
+                    "with its 95 % confidence interval (proportions: Wilson; means: t) and its difference from the "
+                    "base paired on common seeds; write DIR/analysis.html (Plotly charts: arrival time and coal, "
+                    "escape probability by variant, paired differences, sensitivity to each design parameter) "
+                    "and DIR/analysis.json.")
+    a.add_argument("outdir", type=Path, metavar="DIR", help="a batch's output folder")
+    a.add_argument("--measures", default=None, metavar="A,B,...|all",
+                   help="the measures to tabulate (default: the principal ones; 'all': every one)")
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from campaign.batch.design import DesignError, load_design
+    from campaign.batch.parameters import ParameterError
+    from campaign.batch.plan import BASE
+    from campaign.batch.run import BatchError, make_plan, run_batch
+    from campaign.batch.store import StoreMismatch, results_path
+
+    if args.workers is not None and args.workers < 1:
+        raise BadInput(f"--workers: must be 1 or more, not {args.workers}")
+    if args.workers is not None and args.scheduler:
+        raise BadInput("--workers: give the number of local workers or --scheduler, not both")
+    if args.retries < 0:
+        raise BadInput(f"--retries: must be 0 or more, not {args.retries}")
+    try:
+        design = load_design(args.design) if args.design is not None else None
+        plan = make_plan(args.scenario, args.variants, args.runs, args.seed, args.chunk, design, args.engine)
+    except (DesignError, ParameterError, BatchError) as exc:
+        raise BadInput(str(exc)) from None
+    out = args.out or Path("outputs") / f"{plan.scenario_name}-batch"
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out: {out} exists and is not a folder")
+    print(f"{plan.scenario_name}: {len(plan.variants)} variants x {plan.n_points} design point(s) x {plan.runs} "
+          f"replicates = {plan.n_replicates}, seed {plan.seed}, {plan.chunk} replicates a task")
+    try:
+        outcome = run_batch(plan, out, workers=args.workers, scheduler=args.scheduler,
+                            keep_records=args.keep_records, retries=args.retries, progress=not args.no_progress)
+    except StoreMismatch as exc:
+        raise BadInput(str(exc)) from None
+    except BatchError as exc:
+        raise BadInput(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"interrupted: what was finished is in {results_path(out)}; run the same command again to resume",
+              file=sys.stderr)
+        return 130
+    if outcome.already_done:
+        print(f"  resumed: {outcome.already_done} of {outcome.chunks} tasks were already done")
+    if outcome.ran:
+        rate = outcome.replicates_run / outcome.elapsed_s if outcome.elapsed_s > 0 else float("nan")
+        print(f"  ran {outcome.replicates_run} replicates in {outcome.elapsed_s:.1f} s on {outcome.workers} "
+              f"workers ({rate:.2f} replicates/s)")
+    print(f"  wrote {results_path(out)}")
+    example = plan.variants[1] if len(plan.variants) > 1 else BASE
+    seed0 = int(plan.seeds()[0])
+    variant_arg = "" if example == BASE else f" --variant {example}"
+    print(f"  rerun any replicate exactly: python run_campaign.py {args.scenario}{variant_arg} --seed {seed0}  "
+          f"(replicate 0 of {example}; each replicate's seed is in the store's 'seed')")
+    if plan.design is not None:
+        print("  a design point's replicate: campaign.batch.replicate.rerun(SCENARIO, VARIANT, SEED, "
+              "{parameter: value, ...}).write(OUTDIR)")
+    print(f"  analyse it: python run_campaign.py analyse {out}")
+    if outcome.failed:
+        for where, error in outcome.failed[:5]:
+            print(f"  failed: {where}: {error}", file=sys.stderr)
+        print(f"error: {len(outcome.failed)} tasks failed; run the same command again to retry them", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from campaign.batch.analyse import analyse
+    from campaign.batch.measures import MEASURE_NAMES
+
+    measures = None
+    if args.measures == "all":
+        measures = list(MEASURE_NAMES)
+    elif args.measures:
+        measures = [m.strip() for m in args.measures.split(",") if m.strip()]
+    try:
+        text, written = analyse(args.outdir, measures)
+    except FileNotFoundError as exc:
+        raise BadInput(str(exc)) from None
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    print(text)
+    for path in written:
+        print(f"  wrote {path}")
+    return 0
 
 
 def _float(text: str, what: str) -> float:
@@ -144,11 +298,25 @@ def cmd_route(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from campaign.scenario.loader import load_scenario
 
-    sc = load_scenario(args.scenario)
+    sc = load_scenario(args.scenario, variant=args.variant)
     n_ships = sum(len(f.ships) for f in sc.forces)
     n_orders = sum(len(f.orders) for f in sc.forces)
     print(f"{args.scenario}: valid — '{sc.name}', {len(sc.forces)} forces, {n_ships} ships, {n_orders} orders, "
           f"{sc.start_utc:%Y-%m-%d %H:%M}Z to {sc.end_utc:%Y-%m-%d %H:%M}Z")
+    return 0
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    from campaign.scenario.loader import list_variants, read_yaml
+
+    read_yaml(args.scenario)  # a missing or unreadable scenario is reported as such
+    found = list_variants(args.scenario)
+    if not found:
+        print(f"{args.scenario}: no what-ifs (none in its variants/ folder)")
+        return 0
+    width = max(len(o.variant) for o in found)
+    for o in found:
+        print(f"{o.variant:<{width}}  {o.summary}")
     return 0
 
 
@@ -158,7 +326,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.seed < 0:
         raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
-    sc = load_scenario(args.scenario)
+    sc = load_scenario(args.scenario, variant=args.variant)
     result = run(sc, seed=args.seed, engine=args.engine)
     out = args.out or Path("outputs") / sc.name
     if out.exists() and not out.is_dir():
@@ -166,6 +334,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     written = result.write(out)
     n = len(result.records)
     print(f"{sc.name}: seed {result.seed}, {n} events, {sc.start_utc:%Y-%m-%d %H:%M}Z to {sc.end_utc:%Y-%m-%d %H:%M}Z")
+    scored = result.summary.get("scoring")
+    if scored:
+        print(f"  score ({scored['rules']}, stand-in charts): {scored['result']}")
     for path in written:
         print(f"  wrote {path}")
     return 0
@@ -222,8 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
-    handlers = {"run": cmd_run, "validate": cmd_validate, "route": cmd_route, "replay": cmd_replay,
-                "duel": cmd_duel}
+    handlers = {"run": cmd_run, "validate": cmd_validate, "variants": cmd_variants, "route": cmd_route,
+                "replay": cmd_replay, "duel": cmd_duel, "batch": cmd_batch, "analyse": cmd_analyse}
     handler = handlers[args.command]
     try:
         return handler(args)

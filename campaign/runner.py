@@ -16,6 +16,7 @@ import xarray as xr
 from campaign.output import files
 from campaign.output.gpkg import write_tracks_gpkg
 from campaign.output.replay import write_replay
+from campaign.output.report import write_report
 from campaign.output.summary import build_summary
 from campaign.output.tracks import UnitInfo, build_tracks
 from campaign.scenario.loader import load_scenario
@@ -35,6 +36,7 @@ class RunResult:
     seed: int
     records: tuple[Record, ...]
     units: dict[str, UnitInfo]
+    engine: str | None = None  # the tactical engine its battles were fought under (None: the scenario's)
 
     @property
     def clock(self) -> Clock:
@@ -62,16 +64,22 @@ class RunResult:
         """Flat facts about the run (they go into netCDF attributes, so no nested values)."""
         sc = self.scenario
         meta = {"name": sc.name, "title": sc.title, "seed": self.seed, "start": self.clock.iso(0.0),
-                "end": self.clock.iso(sc.duration_min)}
+                "end": self.clock.iso(sc.duration_min), "engine": self.engine or sc.engine}
         if sc.local_time:
             # The replay shows this clock beside UTC, also when rebuilt from summary.json alone.
             meta["local_time_name"] = str(sc.local_time["name"])
             meta["local_time_offset_h"] = float(sc.local_time["offset_h"])
+        if sc.variant is not None:
+            meta["variant"] = sc.variant.name
+            meta["variant_title"] = sc.variant.title
+            meta["base_scenario"] = sc.variant.base
+        if sc.scoring is not None:
+            meta["scoring"] = sc.scoring
         return meta
 
     def write(self, outdir: str | Path) -> list[Path]:
-        """Write ``events.jsonl``, ``tracks.nc``, ``summary.json``, ``replay.html`` and ``tracks.gpkg``
-        into ``outdir`` (all or nothing)."""
+        """Write ``events.jsonl``, ``tracks.nc``, ``summary.json``, ``replay.html``, ``tracks.gpkg`` and
+        ``report.md`` into ``outdir`` (all or nothing)."""
         out = Path(outdir)
         writers = {
             "events.jsonl": lambda p: files.write_jsonl(p, self.events),
@@ -79,6 +87,7 @@ class RunResult:
             "summary.json": lambda p: files.write_json(p, self.summary),
             "replay.html": lambda p: write_replay(p, self.events, self.tracks, self.meta),
             "tracks.gpkg": lambda p: write_tracks_gpkg(p, self.events, self.tracks),
+            "report.md": lambda p: write_report(p, self.events, self.summary, self.meta),
         }
         return files.write_all(out, writers)
 
@@ -97,4 +106,4 @@ def run(scenario: Scenario | str | Path, seed: int | None = None, engine: str | 
         seed = sc.seed if sc.seed is not None else DEFAULT_SEED
     world = World(sc, seed, engine=engine)
     world.run()
-    return RunResult(sc, seed, world.rec.records, units_of(sc))
+    return RunResult(sc, seed, world.rec.records, units_of(sc), world.engagements.engine_name)

@@ -12,13 +12,15 @@ reported contact should be by now), patrol (round a set of points), guard (lie a
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 from campaign.command.picture import Estimate, Report
-from campaign.command.view import CommandView
+from campaign.command.view import CommandView, Standing
 from campaign.geo import earth
 from campaign.model.orders import Coal, Order, Point, Sail, Wait
+from campaign.model.ships import find_ship
 
 # How far ahead a shadower aims for his station on the enemy's quarter, hours: far enough that he
 # steers for where the enemy will be, near enough that a turn is soon noticed.
@@ -191,6 +193,38 @@ def mission(v: CommandView) -> Decision | None:
     return None
 
 
+@functools.cache
+def _listed_nation(ship_name: str) -> str | None:
+    """The navy a ship of that name belongs to by the lists of the world's navies (data/ships.yaml, the
+    Jane's and Brassey's of the day); None for a name not on them."""
+    try:
+        return find_ship(ship_name).nation
+    except KeyError:
+        return None
+
+
+def contact_nations(r: Report) -> tuple[str, ...]:
+    """The nations a commander takes a contact to be of: those of its recognised ships, as he knows them
+    from the navy lists. Empty while it is not recognised (smoke, ships, an intercept): a report carries
+    no nation or side of its own, only what was recognised."""
+    out: list[str] = []
+    for name in r.ships:
+        nation = _listed_nation(name)
+        if nation is not None and nation not in out:
+            out.append(nation)
+    return tuple(out)
+
+
+def believes_may_fire_on(s: Standing, r: Report) -> bool:
+    """Does the commander believe he may open fire on this contact? For a recognised contact, by his
+    belief about its nation (``Standing.believes_may_fire``; of a squadron of several nations, about any
+    of them); for one not yet recognised, by his general leave (``may_fire``)."""
+    nations = contact_nations(r)
+    if not nations:
+        return s.may_fire
+    return any(s.believes_may_fire(n) for n in nations)
+
+
 def report(v: CommandView, r: Report, why: str) -> Send | None:
     if not v.standing.report_to:
         return None
@@ -238,9 +272,10 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             if v.mode != "script" and v.mode.split(" ")[0] in ("shadow", "chase", "evade"):
                 out.append(Resume(f"{target.about} lies in {target.report.place}"))
             return out
-        if s.on_contact == "shadow" or (s.on_contact == "engage" and not s.may_fire):
+        if s.on_contact == "shadow" or (s.on_contact == "engage" and not believes_may_fire_on(s, target.report)):
             # A commander who may not yet open fire (seed 000, "British Ultimatum") holds contact
-            # instead, ready to engage when his rules of engagement change.
+            # instead, ready to engage when his rules of engagement change; what he believes of the
+            # contact's nation decides (he may be free to fire on one navy and not on another).
             out.append(shadow(v, target))
         elif s.on_contact in ("chase", "engage"):
             out.append(chase(v, target))

@@ -64,7 +64,27 @@ class Standing:
     resume_after_h: float = 3.0
     review_min: float = 30.0
     may_fire: bool = False  # whether the commander believes he may open fire (his rules of engagement)
+    # What he believes of particular enemy nations, overriding ``may_fire`` for each: (nation, may he
+    # fire on it), sorted by nation. The Admiralty's 'Commence hostilities against Austria' of 8 Aug
+    # 1914, sent in error and cancelled on the 9th, made the British believe they might fire on
+    # Austria-Hungary while no war had been declared.
+    fire_on: tuple[tuple[str, bool], ...] = ()
     jam: bool = False  # jam the enemy's wireless while he is in sight
+
+    def believes_may_fire(self, nation: str | None) -> bool:
+        """Does he believe he may fire on ships of ``nation``? His word for that nation if he has one,
+        else ``may_fire`` (also for a contact of unknown nation, ``None``)."""
+        for n, may in self.fire_on:
+            if n == nation:
+                return may
+        return self.may_fire
+
+    def with_fire_on(self, changes: tuple[tuple[str, bool], ...]) -> tuple[tuple[str, bool], ...]:
+        """His per-nation beliefs with ``changes`` merged in (a message changes the nations it names
+        and keeps the others), sorted by nation."""
+        merged = dict(self.fire_on)
+        merged.update(dict(changes))
+        return tuple(sorted(merged.items()))
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,24 @@ class Detach:
 
 
 @dataclass(frozen=True)
+class Bombard:
+    """Shell the town ``town`` (a gazetteer place name) until ``until_min`` or for ``hours`` from when
+    the shelling begins (the earlier, when both are given).
+
+    The force must lie off the town, within gun range of it (``data/strategic_rules.yaml``,
+    ``bombardment``); farther off, it first steams there. It shells only if its nation is at war with
+    the town's at that moment; else it lies off the town for the time instead (seed 000, "Shelling a
+    Town": "The German player may shell any port(s) on the North African Coast at any time").
+    """
+
+    town: str
+    until_min: float | None = None
+    hours: float | None = None
+    at_min: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Stop:
     """Stop and stay for the rest of the scenario (in port, or stopped at sea)."""
 
@@ -100,4 +118,4 @@ class Stop:
     note: str | None = None
 
 
-Order = Union[Sail, Wait, Coal, CoalFromCollier, Detach, Stop]
+Order = Union[Sail, Wait, Coal, CoalFromCollier, Detach, Bombard, Stop]

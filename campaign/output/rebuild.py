@@ -1,9 +1,9 @@
-"""Rebuild a run's replay and GeoPackage from the files it wrote, without rerunning it.
+"""Rebuild a run's replay, GeoPackage, summary and report from the files it wrote, without rerunning it.
 
 ``python run_campaign.py replay OUTDIR`` reads ``OUTDIR/events.jsonl``, ``OUTDIR/summary.json`` (the
 scenario's name, title, start and end) and ``OUTDIR/tracks.nc`` (rebuilt from the records when it is
-missing: DESIGN.md principle 6), then writes ``replay.html`` and ``tracks.gpkg`` beside them, both
-or neither.
+missing: DESIGN.md principle 6), then writes ``replay.html``, ``tracks.gpkg``, ``summary.json`` (rebuilt
+from the records with the same run facts) and ``report.md`` beside them, all or none.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import xarray as xr
 from campaign.output import files
 from campaign.output.gpkg import write_tracks_gpkg
 from campaign.output.replay import write_replay
+from campaign.output.report import write_report
+from campaign.output.summary import build_summary
 from campaign.output.tracks import UnitInfo, build_tracks
 from campaign.world.clock import parse_utc
 
@@ -116,16 +118,22 @@ def load_run(outdir: str | Path) -> tuple[list[dict[str, Any]], xr.Dataset, dict
 
 
 def rebuild_outputs(outdir: str | Path, local_time: Mapping[str, Any] | None = None) -> list[Path]:
-    """Write ``replay.html`` and ``tracks.gpkg`` into a run folder from its records (both or neither).
+    """Write ``replay.html``, ``tracks.gpkg``, ``summary.json`` and ``report.md`` into a run folder from
+    its records (all or none). The summary keeps the run's facts (``scenario``) and is rebuilt from the
+    records, so its score and measures, and the report built on them, agree with ``events.jsonl``.
 
-    ``local_time`` (``{name, offset_h}``) adds a local clock to the replay when the summary does not
-    carry one (take it from the scenario file).
+    ``local_time`` (``{name, offset_h}``) adds a local clock to the replay and the report when the summary
+    does not carry one (take it from the scenario file).
     """
-    events, tracks, meta = load_run(outdir)
+    events, tracks, run_meta = load_run(outdir)
+    meta = run_meta
     if local_time and not meta.get("local_time"):
         meta = {**meta, "local_time": dict(local_time)}
+    summary = build_summary(events, run_meta)
     writers = {
         "replay.html": lambda p: write_replay(p, events, tracks, meta),
         "tracks.gpkg": lambda p: write_tracks_gpkg(p, events, tracks),
+        "summary.json": lambda p: files.write_json(p, summary),
+        "report.md": lambda p: write_report(p, events, summary, meta),
     }
     return files.write_all(Path(outdir), writers)

@@ -48,6 +48,7 @@ STATUS_WORDS = MappingProxyType({
     "interned": "interned",
     "in_action": "in action",
     "sunk": "sunk",
+    "shelling": "shelling a town",
 })
 
 
@@ -139,6 +140,25 @@ def _interned(r: Rec) -> str:
     return f"is interned at {where(r)}"
 
 
+def _shelling(r: Rec) -> str:
+    nation = f" ({r['town_nation']})" if r.get("town_nation") else ""
+    text = f"shells {r.get('town', '?')}{nation}"
+    if r.get("range_nm") is not None:
+        text += f" from {num(r.get('range_nm'), 1)} nm"
+    return text + (f" until {clock_time(r['until'], r.get('t'))}" if r.get("until") else "")
+
+
+def _shelling_end(r: Rec) -> str:
+    why = {"time": "time up", "next order": "next order", "new orders": "new orders",
+           "in action": "in action"}.get(str(r.get("reason")), str(r.get("reason") or ""))
+    text = f"ceases shelling {r.get('town', '?')} after {duration(r.get('duration_min'))}"
+    return text + (f" ({why})" if why else "")
+
+
+def _shelling_withheld(r: Rec) -> str:
+    return f"lies off {r.get('town', '?')} without shelling it: {r.get('reason') or 'not allowed'}"
+
+
 def _detach(r: Rec) -> str:
     return f"detaches from {r.get('was_in', '?')} at {where(r)}"
 
@@ -189,6 +209,13 @@ def _politics(r: Rec) -> str:
     if kind in ("fire", "hold_fire"):
         return f"{nations[0]} {'may' if kind == 'fire' else 'may not'} fire on {nations[-1]}"
     return f"{', '.join(nations)}: {kind} {r.get('what') or ''}".strip()
+
+
+def _victory_conditions(r: Rec) -> str:
+    # A side's secret die roll for its victory conditions (campaign/world/victory.py; seed 000).
+    player = r.get("player") or r.get("side") or "a"
+    return (f"the {player} player draws his secret victory conditions: column {r.get('draw', '?')} of the "
+            f"{r.get('chart', '?')} chart")
 
 
 def _contact_lost(r: Rec) -> str:
@@ -248,10 +275,16 @@ def _orders(r: Rec) -> str:
 
 def _standing(r: Rec) -> str:
     changes = r.get("changes") if isinstance(r.get("changes"), Mapping) else {}
-    what = "; ".join(f"{str(k).replace('_', ' ')} {_plain(v)}" for k, v in changes.items()) or "no change"
+    what = "; ".join(_standing_change(str(k), v) for k, v in changes.items()) or "no change"
     by = f" from {r['by']}" if r.get("by") else ""
     via = f" (message {r['message']})" if r.get("message") else ""
     return f"has new standing instructions{by}: {what}{via}"
+
+
+def _standing_change(key: str, v: Any) -> str:
+    if key == "fire_on" and isinstance(v, Mapping):  # per-nation leave to fire, as he believes it
+        return "; ".join(f"{'may' if may else 'may not'} fire on {nation}" for nation, may in v.items())
+    return f"{key.replace('_', ' ')} {_plain(v)}"
 
 
 def _plain(v: Any) -> str:
@@ -436,6 +469,7 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
     "contact_lost": _contact_lost,
     "course_change": _course_change,
     "politics": _politics,
+    "victory_conditions": _victory_conditions,
     "orders": _orders,
     "standing": _standing,
     "message_sent": _message_sent,
@@ -457,6 +491,9 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
     "out_of_coal": _out_of_coal,
     "neutral_limit": _neutral_limit,
     "interned": _interned,
+    "shelling": _shelling,
+    "shelling_end": _shelling_end,
+    "shelling_withheld": _shelling_withheld,
     "detach": _detach,
     "halt": _halt,
     "stop": _stop,

@@ -1,7 +1,10 @@
-"""The run summary: per unit, distance run, coal burnt and taken, final state and position.
+"""The run summary: per unit, distance run, coal burnt and taken, final state and position; per battle;
+the score under the scenario's victory conditions and the historian's measures.
 
 Built from the records alone: a unit's ``start`` record gives where it began, its ``end`` record
-(written when the scenario's time runs out) gives the totals.
+(written when the scenario's time runs out) gives the totals. ``scoring`` is
+:func:`campaign.output.scoring.score` (null when the scenario has no scoring rules) and ``measures``
+:func:`campaign.output.scoring.measures`.
 """
 
 from __future__ import annotations
@@ -10,9 +13,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from campaign.output.scoring import measures, score
+
 
 def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dict[str, Any]:
-    """A JSON-ready summary: ``scenario`` (meta), ``events`` (counts by type) and ``units``."""
+    """A JSON-ready summary: ``scenario`` (meta), ``events`` (counts by type), ``units``, ``battles``,
+    ``scoring`` (None without scoring rules) and ``measures``."""
+    events = list(events)
     counts: Counter[str] = Counter()
     units: dict[str, dict[str, Any]] = {}
     battles: dict[int, dict[str, Any]] = {}
@@ -43,7 +50,8 @@ def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) 
         elif rec["type"] == "arrive" and u in units:
             units[u].setdefault("arrivals", []).append({"t": rec["t"], "at": rec.get("to")})
     return {"scenario": dict(meta), "events": dict(sorted(counts.items())), "units": units,
-            "battles": [battles[k] for k in sorted(battles)]}
+            "battles": [battles[k] for k in sorted(battles)], "scoring": score(events, meta),
+            "measures": measures(events, meta)}
 
 
 def _battle(battles: dict[int, dict[str, Any]], rec: Mapping[str, Any]) -> None:

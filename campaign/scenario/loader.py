@@ -7,8 +7,10 @@ in one pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, get_args
 
 import shapely
@@ -21,8 +23,9 @@ from campaign.geo.regions import restricted_waters, sovereigns, territorial_belt
 from campaign.model import orders as o
 from campaign.model.politics import PoliticalEvent, Politics
 from campaign.model.ships import Ship, ShipType, default_ships, find_ship
+from campaign.scenario import overlay as ov
 from campaign.scenario import schema as s
-from campaign.scenario.model import ForceSpec, NeutralNotice, Scenario
+from campaign.scenario.model import Factors, ForceSpec, NeutralNotice, Scenario, Variant
 from campaign.world.clock import Clock, parse_utc
 
 
@@ -101,9 +104,9 @@ def validate_form(path: Path, raw: Any, model: type = s.ScenarioModel) -> Any:
                 msg = "unknown field"
             elif err["type"] == "union_tag_invalid":
                 msg = f"unknown order '{err.get('input', {}).get('do') if isinstance(err.get('input'), dict) else err.get('input')}'" \
-                      " (expected sail, wait, coal, coal_from_collier, detach or stop)"
+                      " (expected sail, wait, coal, coal_from_collier, detach, bombard or stop)"
             elif err["type"] == "union_tag_not_found":
-                msg = "an order needs 'do:' (sail, wait, coal, coal_from_collier, detach or stop)"
+                msg = "an order needs 'do:' (sail, wait, coal, coal_from_collier, detach, bombard or stop)"
             faults.append(Fault(_loc(err["loc"], raw, err["type"] == "missing"), msg))
         # One fault per field: the members of a union each give theirs ("not a number", "not one of
         # design, sustained, economical"); they are joined.
@@ -120,6 +123,7 @@ class _Resolver:
 
     def __init__(self, path: Path, model: s.ScenarioModel, places: Gazetteer, ships: Any) -> None:
         self.path = path
+        self.label: Path | str = path  # how faults name the file (an overlay names itself and its base)
         self.m = model
         self.places = places
         self.ships = ships
@@ -211,9 +215,27 @@ class _Resolver:
                     self.fault(f"{f}.ships", f"not in this force: {', '.join(missing)}")
                 sub = self.orders(f"{f}.orders", spec.orders, clock, end_min, set(spec.ships), force_names, avoid)
                 out.append(o.Detach(spec.name, tuple(spec.ships), sub, at, spec.note))
+            elif isinstance(spec, s.BombardOrder):
+                u = until("until", spec.until)
+                town = self.town(f"{f}.town", spec.town)
+                if town is not None and (spec.until is None or u is not None):
+                    out.append(o.Bombard(town, until_min=u, hours=spec.hours, at_min=at, note=spec.note))
             elif isinstance(spec, s.StopOrder):
                 out.append(o.Stop(at, spec.note))
         return tuple(out)
+
+    def town(self, field: str, name: str) -> str | None:
+        """The gazetteer name of a town to be shelled: a place with a sovereign (None, with a fault,
+        for an unknown name or a point at sea)."""
+        try:
+            place = self.places.get(name)
+        except KeyError as exc:
+            self.fault(field, str(exc))
+            return None
+        if place.nation is None:
+            self.fault(field, f"{place.name} has no sovereign in data/places.yaml: it is not a town to shell")
+            return None
+        return place.name
 
     def command(self, clock: Clock, end_min: float, force_names: set[str], force_avoid: dict,
                 force_ships: dict[str, set[str]]) -> tuple:
@@ -327,10 +349,16 @@ class _Resolver:
             self.fault(f"{f}.escort", f"no force named '{sm.escort}'")
         if sm.mission == "patrol" and not sm.patrol:
             self.fault(f"{f}.patrol", "a patrol needs its points")
+        known = {n for side in self.m.sides.values() for n in side.nations}
+        for nation in sm.fire_on:
+            if nation not in known:
+                self.fault(f"{f}.fire_on.{nation}", f"{nation} is not a nation of any side "
+                                                    f"(known: {', '.join(sorted(known))})")
+        fire_on = tuple(sorted((n, bool(v)) for n, v in sm.fire_on.items() if n in known))
         return Standing(on_contact=sm.on_contact, mission=sm.mission, report_to=sm.report_to,
                         patrol=patrol, guard=guard, intercept=sm.intercept, escort=sm.escort,
                         base=base, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
-                        resume_after_h=sm.resume_after_h, may_fire=sm.may_fire, jam=sm.jam)
+                        resume_after_h=sm.resume_after_h, may_fire=sm.may_fire, fire_on=fire_on, jam=sm.jam)
 
     def weather_script(self) -> tuple:
         """The scripted weather periods: the named file's, then the inline ones."""
@@ -428,13 +456,13 @@ class _Resolver:
         try:
             start = parse_utc(m.start)
         except (TypeError, ValueError):
-            raise ScenarioError(self.path, [Fault("start", f"'{m.start}' is not a UTC time")]) from None
+            raise ScenarioError(self.label, [Fault("start", f"'{m.start}' is not a UTC time")]) from None
         try:
             end = parse_utc(m.end)
         except (TypeError, ValueError):
-            raise ScenarioError(self.path, [Fault("end", f"'{m.end}' is not a UTC time")]) from None
+            raise ScenarioError(self.label, [Fault("end", f"'{m.end}' is not a UTC time")]) from None
         if end <= start:
-            raise ScenarioError(self.path, [Fault("end", "must be after start")])
+            raise ScenarioError(self.label, [Fault("end", "must be after start")])
         clock = Clock(start)
         end_min = clock.t_min(end)
 
@@ -528,8 +556,14 @@ class _Resolver:
             ships_of(fm.name, fm.orders, list(fm.ships))
         headquarters, standing, messages = self.command(clock, end_min, force_names, force_avoid, force_ships)
 
+        for what, items in (("messages", m.messages), ("politics", m.politics)):
+            seen_ids: set[str] = set()
+            for i, item in enumerate(items):
+                if item.id is not None and item.id in seen_ids:
+                    self.fault(f"{what}[{i}].id", f"another item is already named '{item.id}'")
+                seen_ids.add(item.id)
         if self.faults:
-            raise ScenarioError(self.path, self.faults)
+            raise ScenarioError(self.label, self.faults)
         return Scenario(
             name=m.name, title=m.title, start_utc=start, end_utc=end,
             sides={k: tuple(v.nations) for k, v in m.sides.items()}, forces=tuple(forces), seed=m.seed,
@@ -539,13 +573,113 @@ class _Resolver:
             description=m.description, path=self.path,
             local_time=m.local_time.model_dump() if m.local_time else {},
             engine=m.tactics.engine,
+            scoring=m.scoring.rules if m.scoring is not None else None,
+            factors=Factors(m.factors.sighting_range, m.factors.telegraph_delay),
         )
 
 
-def load_scenario(path: str | Path, *, places: Gazetteer | None = None, ships: Any = None) -> Scenario:
-    """Read, validate and resolve a scenario file. Raises ``ScenarioError`` listing every fault."""
+def _changed_ships(path: Path | str, model: s.ScenarioModel, ships: Mapping[str, Ship]) -> Mapping[str, Ship]:
+    """The ship data with the scenario's ``ship_changes`` applied (for this scenario only)."""
+    if not model.ship_changes:
+        return ships
+    out = dict(ships)
+    faults: list[Fault] = []
+    for name, ch in model.ship_changes.items():
+        f = f"ship_changes.{name}"
+        try:
+            ship = find_ship(name, ships)
+        except KeyError as exc:
+            faults.append(Fault(f, exc.args[0] if exc.args else f"unknown ship '{name}'"))
+            continue
+        sp = ch.speed_kn
+        design = sp.design if sp and sp.design is not None else ship.design_speed_kn
+        sustained = sp.sustained if sp and sp.sustained is not None else ship.sustained_speed_kn
+        economical = sp.economical if sp and sp.economical is not None else ship.economical_speed_kn
+        if not design >= sustained >= economical:
+            faults.append(Fault(f"{f}.speed_kn", f"speeds must keep design >= sustained >= economical "
+                                                 f"(now {design:g} / {sustained:g} / {economical:g} kn)"))
+            continue
+        sources = dict(ship.sources)
+        for key in ("speed_kn" if sp else None, "coal" if ch.coal_capacity_t is not None else None):
+            if key:
+                sources[key] = f"scenario change: {ch.note}"
+        out[ship.name] = replace(
+            ship, design_speed_kn=design, sustained_speed_kn=sustained, economical_speed_kn=economical,
+            coal_capacity_t=ch.coal_capacity_t if ch.coal_capacity_t is not None else ship.coal_capacity_t,
+            sources=MappingProxyType(sources))
+    if faults:
+        raise ScenarioError(path, faults)
+    return out
+
+
+def _variant_path(path: Path, variant: str) -> Path:
+    """The overlay file of ``variant`` for the scenario at ``path``: a name in its variants folder, or a
+    path to an overlay file."""
+    direct = Path(variant)
+    if direct.suffix in (".yaml", ".yml") and direct.is_file():
+        return direct
+    candidate = ov.variants_dir(path) / f"{variant}.yaml"
+    if not candidate.is_file():
+        known = ", ".join(o.variant for o in list_variants(path)) or "none"
+        raise ScenarioError(path, [Fault("--variant", f"no variant '{variant}' for this scenario (known: {known})")])
+    return candidate
+
+
+def read_overlay(path: Path, raw: Any | None = None) -> ov.Overlay:
+    """Read and check an overlay file's form; its base must exist and be a scenario, not an overlay."""
+    raw = read_yaml(path) if raw is None else raw
+    m = validate_form(path, raw, ov.OverlayModel)
+    base_path = (path.parent / m.base).resolve()
+    if not base_path.is_file():
+        raise ScenarioError(path, [Fault("base", f"no base scenario at '{m.base}'")])
+    return ov.Overlay(path, base_path, m.variant, m.title, m.summary, tuple(m.sources), m.changes)
+
+
+def list_variants(path: str | Path) -> list[ov.Overlay]:
+    """The overlays in the scenario's variants folder that name it as their base, by name."""
+    path = Path(path).resolve()
+    folder = ov.variants_dir(path)
+    out = []
+    for p in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        overlay = read_overlay(p)
+        if overlay.base_path == path:
+            out.append(overlay)
+    return sorted(out, key=lambda o: o.variant)
+
+
+def load_scenario(path: str | Path, *, variant: str | None = None, places: Gazetteer | None = None,
+                  ships: Any = None) -> Scenario:
+    """Read, validate and resolve a scenario file, or a what-if overlay file (which names its base), or
+    the base scenario's ``variant`` (a name in its variants folder). Raises ``ScenarioError`` listing
+    every fault, each naming the file it is in."""
     path = Path(path)
     raw = read_yaml(path)
-    model = validate_form(path, raw)
-    return _Resolver(path, model, places or default_places(), ships or default_ships()).resolve()
+    if variant is not None:
+        if ov.is_overlay(raw):
+            raise ScenarioError(path, [Fault("--variant", "give the base scenario, not an overlay, with --variant")])
+        path = _variant_path(path, variant)
+        raw = read_yaml(path)
+    overlay = None
+    label: Path | str = path
+    if ov.is_overlay(raw):
+        overlay = read_overlay(path, raw)
+        base_raw = read_yaml(overlay.base_path)
+        if ov.is_overlay(base_raw):
+            raise ScenarioError(path, [Fault("base", "the base must be a scenario, not another overlay")])
+        raw, faults = ov.apply_changes(base_raw if isinstance(base_raw, dict) else {}, overlay.changes)
+        if faults:
+            raise ScenarioError(path, [Fault(f, x) for f, x in faults])
+        label = f"{path} (over {overlay.base_path.name})"
+        base_name = raw.get("name", overlay.base_path.stem)
+        raw["name"] = f"{base_name}-{overlay.variant}"
+        raw["title"] = f"{raw.get('title', base_name)}: {overlay.title}"
+    model = validate_form(label, raw)  # type: ignore[arg-type]
+    ships = _changed_ships(label, model, ships or default_ships())
+    resolver = _Resolver(overlay.base_path if overlay else path, model, places or default_places(), ships)
+    resolver.label = label
+    scenario = resolver.resolve()
+    if overlay is not None:
+        scenario = replace(scenario, path=path, variant=Variant(
+            overlay.variant, overlay.title, overlay.summary, base_name, path, overlay.sources))
+    return scenario
 

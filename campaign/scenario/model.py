@@ -79,6 +79,32 @@ class MessageSpec:
 
 
 @dataclass(frozen=True)
+class Variant:
+    """The what-if overlay a scenario was built from (campaign/scenario/overlay.py)."""
+
+    name: str
+    title: str
+    summary: str
+    base: str  # the base scenario's name
+    path: Path | None = None
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Factors:
+    """Multipliers on whole rule tables, for sensitivity studies (campaign/batch/parameters.py): 1.0 is
+    the rules as sourced and changes nothing.
+
+    ``sighting_range`` scales every sighting range of data/sighting.yaml (smoke, hull and so recognition);
+    ``telegraph_delay`` scales every telegraph delay of data/telegraph.yaml (the 1905 rule's minutes per
+    1,000 nm by day and night, each station's handling minutes, a headquarters' dispatch minutes).
+    """
+
+    sighting_range: float = 1.0
+    telegraph_delay: float = 1.0
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     title: str
@@ -98,6 +124,9 @@ class Scenario:
     path: Path | None = None
     local_time: Mapping[str, object] = field(default_factory=dict)
     engine: str = "nwc1905"  # the tactical engine its battles are fought under (campaign.tactics.engines)
+    variant: Variant | None = None  # the what-if overlay it was built from, if any
+    scoring: str | None = None  # the scoring rules ("seed000": data/scoring.yaml), if any
+    factors: Factors = field(default_factory=Factors)  # rule-table multipliers (sensitivity studies)
 
     @property
     def duration_min(self) -> float:

@@ -118,8 +118,26 @@ class StopOrder(_Strict):
     note: str | None = None
 
 
+class BombardOrder(_Strict):
+    """Shell a town (a place of data/places.yaml) until a time or for some hours (seed 000, 'Shelling
+    a Town')."""
+
+    do: Literal["bombard"]
+    town: str = Field(min_length=1)
+    until: UtcTime | None = None
+    hours: float | None = Field(default=None, gt=0)
+    at: UtcTime | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _ends(self) -> BombardOrder:
+        if self.until is None and self.hours is None:
+            raise ValueError("give until (a UTC time) or hours: when the shelling stops")
+        return self
+
+
 OrderSpec = Annotated[
-    SailOrder | WaitOrder | CoalOrder | CoalFromCollierOrder | DetachOrder | StopOrder,
+    SailOrder | WaitOrder | CoalOrder | CoalFromCollierOrder | DetachOrder | BombardOrder | StopOrder,
     Field(discriminator="do"),
 ]
 DetachOrder.model_rebuild()
@@ -194,8 +212,10 @@ POLITICAL_KINDS = ("war", "peace", "fire", "hold_fire", "keep_out", "allow_in", 
 
 
 class PoliticalEventModel(_Strict):
-    """One line of the political timeline; exactly one of the kinds is given."""
+    """One line of the political timeline; exactly one of the kinds is given. ``id`` names it for
+    what-if overlays (campaign/scenario/overlay.py)."""
 
+    id: str | None = None
     at: UtcTime
     war: list[str] | None = Field(default=None, min_length=2, max_length=2)
     peace: list[str] | None = Field(default=None, min_length=2, max_length=2)
@@ -260,6 +280,10 @@ class StandingModel(_Strict):
     report_every_h: float = Field(default=2.0, gt=0)
     resume_after_h: float = Field(default=3.0, ge=0)
     may_fire: bool = False  # whether he believes he may open fire (rules of engagement, by message)
+    # Per enemy nation, whether he believes he may fire on it, overriding may_fire for that nation (the
+    # Admiralty's mistaken 'Commence hostilities against Austria' of 8 Aug 1914). In a message's
+    # standing, these are merged into the force's present ones.
+    fire_on: dict[str, bool] = {}
     jam: bool = False  # jam the enemy's wireless while he is in sight
     note: str | None = None
 
@@ -275,9 +299,10 @@ class MessageModel(_Strict):
     ``to`` is one command or a list (a general message: one copy to each). ``orders`` and ``standing``
     (new standing instructions: only the fields given change) are for the force or forces
     ``orders_for``; without it, for each receiver that is a force. A headquarters that receives orders
-    for other forces passes them on to each.
+    for other forces passes them on to each. ``id`` names it for what-if overlays.
     """
 
+    id: str | None = None
     at: UtcTime
     sender: str = Field(alias="from")
     to: str | list[str]
@@ -294,6 +319,38 @@ class TacticsModel(_Strict):
     line's ``--engine`` overrides it for one run."""
 
     engine: Literal["nwc1905", "jane", "board"] = "nwc1905"
+
+
+class ShipSpeedChange(_Strict):
+    design: float | None = Field(default=None, gt=0, le=40)
+    sustained: float | None = Field(default=None, gt=0, le=40)
+    economical: float | None = Field(default=None, gt=0, le=40)
+
+
+class ShipChangeModel(_Strict):
+    """A scenario's change to one ship's data (data/ships.yaml) for this scenario only: a what-if such
+    as 'Goeben with Moltke's endurance'. ``note`` says why and on what source; it is required."""
+
+    speed_kn: ShipSpeedChange | None = None
+    coal_capacity_t: float | None = Field(default=None, gt=0)
+    note: str = Field(min_length=1)
+
+
+class ScoringModel(_Strict):
+    """How the run is scored: ``seed000`` = the victory conditions and points of the 1914 board game
+    (data/scoring.yaml)."""
+
+    rules: Literal["seed000"] = "seed000"
+
+
+class FactorsModel(_Strict):
+    """Multipliers on whole rule tables, for sensitivity studies (campaign.scenario.model.Factors): 1.0
+    is the rules as sourced. ``sighting_range`` scales every sighting range (data/sighting.yaml);
+    ``telegraph_delay`` every telegraph delay (data/telegraph.yaml)."""
+
+    sighting_range: float = Field(default=1.0, gt=0, le=10)
+    telegraph_delay: float = Field(default=1.0, gt=0, le=10)
+    note: str | None = None
 
 
 class ScenarioModel(_Strict):
@@ -313,3 +370,6 @@ class ScenarioModel(_Strict):
     messages: list[MessageModel] = []
     forces: list[ForceModel] = Field(min_length=1)
     sources: list[str] = []
+    ship_changes: dict[str, ShipChangeModel] = {}
+    scoring: ScoringModel | None = None
+    factors: FactorsModel = FactorsModel()

@@ -30,6 +30,7 @@ from campaign.geo import earth
 from campaign.model.orders import Point, Sail
 from campaign.scenario.model import HeadquartersSpec, MessageSpec
 from campaign.world.sighting import LEVELS
+from campaign.world.signal_data import default_signal_data
 from campaign.world.signals import Message, SignalNetwork
 
 if TYPE_CHECKING:
@@ -133,7 +134,8 @@ class CommandRuntime:
             return light_at(lat, lon, when).is_night
 
         self.net = SignalNetwork(world.env, world.rec.emit, world.clock, world.rng["signals"], is_night=is_night,
-                                 sides=sides, neutral_sides=sc.neutral_sides)
+                                 sides=sides, neutral_sides=sc.neutral_sides,
+                                 data=default_signal_data().with_telegraph_delay(sc.factors.telegraph_delay))
         self.nodes: dict[str, Node] = {}
         self._ports_memo: dict[tuple, tuple[Port, ...]] = {}
         for hq in sc.headquarters:
@@ -327,9 +329,13 @@ class CommandRuntime:
         spec = self._messages[msg.content["orders_key"]]
         node = self.nodes[force_name]
         if spec.standing:
-            node.standing = replace(node.standing, **dict(spec.standing))
+            changes = dict(spec.standing)
+            if "fire_on" in changes:  # the nations it names change; the others are kept
+                changes["fire_on"] = node.standing.with_fire_on(changes["fire_on"])
+            node.standing = replace(node.standing, **changes)
             world.rec.emit(world.env.now, "standing", force_name, force.side, None, None,
-                           changes={k: _plain(v) for k, v in spec.standing}, by=msg.sender, message=msg.id)
+                           changes={k: dict(v) if k == "fire_on" else _plain(v) for k, v in spec.standing},
+                           by=msg.sender, message=msg.id)
         orders = spec.orders.get(force_name, ())
         if orders:
             node.mode, node.mode_since_min = "script", world.env.now

@@ -41,7 +41,11 @@ if TYPE_CHECKING:
     from campaign.world.world import World
 
 # Record fields an engine's event data may not take over.
-RESERVED = {"unit", "side", "lat", "lon", "t_min", "type", "t_s"}
+RESERVED = {"unit", "side", "lat", "lon", "t_min", "type", "t_s",
+            # and the fields every record of a ship carries (see _write)
+            "force", "status", "coal_t", "coal_rate_t_per_h", "speed_kn", "course_deg"}
+# The shortest wait between two looks at an approaching pair (min): a helm's answer (command.py).
+MIN_LOOK_MIN = 1.0
 # Records written from the engine's tick events.
 TICK_RECORDS = {"fire", "hit", "torpedo", "sunk", "break_off", "admiral_disabled", "signal"}
 
@@ -85,15 +89,17 @@ class Engagements:
 
     def means_to_engage(self, force: ForceState, enemy: ForceState) -> bool:
         """Does the force's commander mean to fight this enemy? Only warships, only with leave to fire by
-        the political timeline and in the commander's own standing instructions (he may not yet know
-        of a war), and only if his instructions on meeting the enemy are to chase or engage."""
+        the political timeline AND in the commander's own belief about the enemy's nation (he may not
+        yet know of a war; he may believe, wrongly, that he may fire on a nation he is not at war with,
+        and then he still may not: ``Standing.believes_may_fire``), and only if his instructions on
+        meeting the enemy are to chase or engage."""
         if all(s.ship.is_merchant for s in force.active_ships()):
             return False
         if not self.world.may_fire(force.nation, enemy.nation):
             return False
         node = self.world.command.nodes.get(force.name)
         st = node.standing if node is not None else None
-        return st is not None and st.may_fire and st.on_contact in ("chase", "engage")
+        return st is not None and st.believes_may_fire(enemy.nation) and st.on_contact in ("chase", "engage")
 
     # -- watching an approach --------------------------------------------------------------------
 
@@ -115,6 +121,25 @@ class Engagements:
         la, lo, _ = a.position_at(now)
         lb, lob, _ = b.position_at(now)
         return distance_nm(la, lo, lb, lob) * YD_PER_NM
+
+    def _next_look_min(self, a: ForceState, b: ForceState, step_min: float) -> float:
+        """Minutes to the next look at the pair: the approach step, or sooner, when at their present
+        courses and speeds the range will have fallen to the battle range. Two forces closing at 40 kn
+        run 13 nm in a 15-minute step: looking only at the step would let a battle open well inside its
+        range, at torpedo range (the umpire shortens the moves as forces close: seed 002)."""
+        now = self.world.env.now
+        r_now = self._range_yd(a, b)
+        if r_now <= self.rules.battle_start_yd:
+            return step_min
+        # The closing rate now (over the next minute: a leg may end, and the force be steered anew,
+        # within the step).
+        la, lo, _ = a.position_at(now + MIN_LOOK_MIN)
+        lb, lob, _ = b.position_at(now + MIN_LOOK_MIN)
+        r_next = distance_nm(la, lo, lb, lob) * YD_PER_NM
+        if r_next >= r_now:
+            return step_min
+        rate_yd_per_min = (r_now - r_next) / MIN_LOOK_MIN
+        return min(step_min, max((r_now - self.rules.battle_start_yd) / rate_yd_per_min, MIN_LOOK_MIN))
 
     def _ready(self, a: ForceState, b: ForceState) -> bool:
         for f in (a, b):
@@ -155,7 +180,7 @@ class Engagements:
                     rearm_yd = math.inf  # they have drawn apart: a new approach is a new battle
                 if not self._in_contact(a_name, b_name) and a.battle is None and b.battle is None:
                     return
-                yield w.env.timeout(step)
+                yield w.env.timeout(self._next_look_min(a, b, step))
         finally:
             self.watching.discard(key)
 

@@ -61,6 +61,7 @@ from campaign.world.sea_areas import SeaAreas, default_sea_areas
 from campaign.world.signal_data import ANY, SignalData, WirelessSet, default_signal_data
 
 KINDS = ("report", "order", "politics", "info")
+HOLD_SLACK_MIN = 1.0 / 60.0  # a held message's remaining time below which the hold is over (min)
 DISPATCHED = "dispatched"  # arrival at a station from the originating headquarters (see _arrival)
 NIGHT_SUN_ALT_DEG = -6.0  # end of civil twilight, as the replay and the light model take night to begin
 NIGHT_MEMO_SIZE = 50_000  # entries of the light memo before it is cleared (memory bound only)
@@ -439,9 +440,10 @@ class SignalNetwork:
               came_by: str | None) -> Generator[simpy.Event, Any, list[_Hop] | None]:
         """No route: seek one again every ``no_route_retry_min`` until ``hold_limit_min``, else lost."""
         w = self.data.wireless
-        held_at = self.env.now
-        while self.env.now - held_at < w.hold_limit_min:
-            yield self.env.timeout(min(w.no_route_retry_min, w.hold_limit_min - (self.env.now - held_at)))
+        deadline = self.env.now + w.hold_limit_min
+        # A remainder below a second is rounding, not time: waiting it would not move the clock.
+        while deadline - self.env.now > HOLD_SLACK_MIN:
+            yield self.env.timeout(min(w.no_route_retry_min, deadline - self.env.now))
             plan = self._plan(msg, here, self.env.now, came_by)
             if plan is not None:
                 lat, lon = here.position(self.env.now)
@@ -450,7 +452,7 @@ class SignalNetwork:
                 return plan[0]
         lat, lon = here.position(self.env.now)
         self.emit(self.env.now, "message_lost", here.label, self._side_of(here), lat, lon, id=msg.id,
-                  sender=msg.sender, receiver=msg.receiver, reason="no route", held_min=round(self.env.now - held_at, 3))
+                  sender=msg.sender, receiver=msg.receiver, reason="no route", held_min=round(self.env.now - deadline + w.hold_limit_min, 3))
         return None
 
     # -- keying a wireless hop: range, jamming, interception -------------------------------------

@@ -161,7 +161,7 @@ def releg(world: World, force: ForceState, reason: str | None = DROPPED_OUT) -> 
         world.set_status(ship, "underway", -float(ship.ship.consumption.t_per_h(speed)))
         world.emit(ship, "speed_change", route=_route_json(force.leg.route),
                    route_offset_nm=round(force.leg.offset_nm, 4),
-                   eta=world.clock.iso(force.leg.end_min()), reason=reason,
+                   eta=_eta(world, force.leg), reason=reason,
                    sea_state=ls.sea.state if ls.sea is not None else None)
     return True
 
@@ -226,7 +226,7 @@ def reroute(world: World, force: ForceState, dest: tuple[float, float], *, exemp
         if abs(speed - leg.speed_kn) >= 1e-9:
             world.set_status(ship, "underway", -float(ship.ship.consumption.t_per_h(speed)))
         world.emit(ship, "course_change", route=_route_json(route), route_offset_nm=0.0,
-                   dist_nm=round(route.length_nm, 2), eta=world.clock.iso(force.leg.end_min()), reason=reason or None,
+                   dist_nm=round(route.length_nm, 2), eta=_eta(world, force.leg), reason=reason or None,
                    speed_reason=HEAD_SEA if ls is not None and ls.by_sea else None)
     world.interrupt(force, REPLANNED)
     return True
@@ -234,6 +234,12 @@ def reroute(world: World, force: ForceState, dest: tuple[float, float], *, exemp
 
 def _route_json(route: Route) -> list[list[float]]:
     return [[round(la, 5), round(lo, 5)] for la, lo in zip(route.lats, route.lons)]
+
+
+def _eta(world: World, leg: Leg) -> str | None:
+    """When the leg ends (UTC), or None if it never does (no speed)."""
+    end = leg.end_min()
+    return world.clock.iso(end) if math.isfinite(end) else None
 
 
 def sail(world: World, force: ForceState, order: Sail, next_order: Order | None = None,
@@ -251,6 +257,11 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
     route = plan_route(world, force, order)
     ls = leg_speed(world, force, order.speed, route, 0.0)
     speed, capped = ls.speed_kn, ls.capped
+    if speed <= 0.0:
+        # Dead in the water (her engines lost in battle): she cannot carry out a passage, and stays.
+        world._emit_force(force, "order_failed", order=f"sail to {order.to.label()}",
+                          reason="cannot steam: dead in the water")
+        return
     origin = force.place
     if force.in_port or force.place:
         coaling.collier_departs(world, force)
@@ -265,7 +276,7 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
         world.set_status(ship, "underway", -float(ship.ship.consumption.t_per_h(speed)))
         world.emit(ship, "depart", origin=origin, to=order.to.label(), dest_lat=round(order.to.lat, 6),
                    dest_lon=round(order.to.lon, 6), dist_nm=round(route.length_nm, 2),
-                   eta=world.clock.iso(force.leg.end_min()), route=_route_json(route), route_offset_nm=0.0,
+                   eta=_eta(world, force.leg), route=_route_json(route), route_offset_nm=0.0,
                    passages=list(route.passages) or None, speed_capped=capped or None,
                    speed_reason=HEAD_SEA if ls.by_sea else None,
                    sea_state=ls.sea.state if ls.by_sea and ls.sea is not None else None,

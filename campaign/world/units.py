@@ -14,8 +14,10 @@ from campaign.model.orders import Order, Point
 from campaign.model.ships import Ship
 from campaign.tactics.protocol import Condition
 
-# Statuses a ship can be in; the order is the code written to tracks.nc (CF flag_values).
-STATUSES = ("in_port", "underway", "waiting", "coaling", "out_of_coal", "stopped", "interned", "in_action", "sunk")
+# Statuses a ship can be in; the order is the code written to tracks.nc (CF flag_values): new ones go at
+# the end, so that the codes of the others do not change.
+STATUSES = ("in_port", "underway", "waiting", "coaling", "out_of_coal", "stopped", "interned", "in_action", "sunk",
+            "shelling")
 # Statuses of a ship that no longer belongs to her force's doings.
 GONE = ("out_of_coal", "interned", "sunk")
 

@@ -17,9 +17,9 @@ import simpy
 
 from campaign.geo.places import Gazetteer, Place, default_places
 from campaign.geo.routing import Router, default_router
-from campaign.model.orders import Coal, CoalFromCollier, Detach, Order, Point, Sail, Stop, Wait
+from campaign.model.orders import Bombard, Coal, CoalFromCollier, Detach, Order, Point, Sail, Stop, Wait
 from campaign.scenario.model import ForceSpec, Scenario
-from campaign.world import coaling, politics, steaming
+from campaign.world import bombardment, coaling, politics, steaming, victory
 from campaign.world.clock import Clock
 from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
@@ -33,7 +33,7 @@ from campaign.world.weather import Weather
 
 # One generator per subsystem, spawned in this order from the run's SeedSequence (DESIGN.md
 # principle 5): adding a subsystem at the end never reshuffles the others' draws.
-RNG_STREAMS = ("weather", "sighting", "combat", "signals", "command")
+RNG_STREAMS = ("weather", "sighting", "combat", "signals", "command", "scoring")
 
 PORT_KINDS = frozenset({"port", "naval_base"})
 
@@ -85,6 +85,7 @@ class World:
             self._add_force(spec)
         self.env.process(politics.announce(self))
         self.env.process(steaming.watch_the_sea(self))  # head seas slow low-freeboard ships under way
+        victory.start(self)  # the secret victory-condition draws of a scored scenario (seed 000)
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -242,7 +243,8 @@ class World:
     def idle_rate(ship: ShipState, status: str) -> float:
         """Coal rate, t/h, of a ship not steaming: nothing in port, the fixed load stopped at sea
         (data/strategic_rules.yaml, after seed 000's Coaling Index)."""
-        if status in ("waiting", "stopped"):
+        # A ship shelling a town lies off it with steam up, as one waiting does.
+        if status in ("waiting", "stopped", bombardment.SHELLING):
             return -float(ship.ship.consumption.t_per_h(0.0))
         return 0.0
 
@@ -296,6 +298,8 @@ class World:
                     yield from coaling.coal_from_collier(self, force, order, cut_min=cut)
                 elif isinstance(order, Detach):
                     self.detach(force, order)
+                elif isinstance(order, Bombard):
+                    yield from bombardment.bombard(self, force, order, cut_min=cut)
                 elif isinstance(order, Stop):
                     if not force.in_port:
                         self.set_all(force, "stopped")
@@ -501,6 +505,8 @@ def describe(order: Order) -> str:
         return f"coal from {order.collier}"
     if isinstance(order, Detach):
         return f"detach {', '.join(order.ships)} as {order.name}"
+    if isinstance(order, Bombard):
+        return f"bombard {order.town}"
     if isinstance(order, Stop):
         return "stop"
     return type(order).__name__.lower()

@@ -719,7 +719,7 @@ def test_replay_command_bad_input_writes_nothing(small: RunResult, tmp_path: Pat
     assert main(["replay", str(out)]) == 2
     assert "events.jsonl: missing" in capsys.readouterr().err
     small.write(out)
-    for name in ("replay.html", "tracks.gpkg"):
+    for name in ("replay.html", "tracks.gpkg", "report.md"):
         (out / name).unlink()
     lines = (out / "events.jsonl").read_text(encoding="utf-8").splitlines()
     broken = "\n".join(lines[:3] + ["{not json"] + lines[3:]) + "\n"

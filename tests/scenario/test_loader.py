@@ -71,7 +71,7 @@ def test_meaning_faults(write_scenario, changes, field, words) -> None:
     ({"orders": [{"do": "sail", "to": "Messina", "speed": "fast"}]}, "forces[0] (Goeben).orders[0].speed",
      "'design', 'sustained' or 'economical'"),
     ({"orders": [{"do": "sail", "to": "Messina", "speed": -3}]}, "forces[0] (Goeben).orders[0].speed", "positive"),
-    ({"orders": [{"do": "bombard", "target": "Bône"}]}, "forces[0] (Goeben).orders[0]", "unknown order 'bombard'"),
+    ({"orders": [{"do": "lay_mines", "target": "Bône"}]}, "forces[0] (Goeben).orders[0]", "unknown order 'lay_mines'"),
     ({"orders": [{"to": "Bône"}]}, "forces[0] (Goeben).orders[0]", "needs 'do:'"),
     ({"ships": []}, "forces[0] (Goeben).ships", "at least 1"),
     ({"speed_kn": 16}, "forces[0] (Goeben).speed_kn", "unknown field"),

@@ -48,7 +48,7 @@ def recs(world, type_=None, unit=None):
 @pytest.fixture
 def strong_goeben(monkeypatch):
     """Every battle fought by the test engine: Goeben ten times as strong as anyone."""
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.05))
 
 
@@ -71,7 +71,26 @@ def test_a_battle_begins_at_the_engines_range_and_every_ship_is_in_it(write_scen
     assert sorted(recs(w, "battle_track")[0].data["names"]) == ["Gloucester", "Goeben"]
 
 
-def test_a_sunk_ship_leaves_her_force_and_the_victor_goes_on_with_her_orders(write_scenario, strong_goeben):
+def test_forces_closing_fast_open_battle_at_the_battle_range_not_inside_it(write_scenario, strong_goeben):
+    # Goeben east at 14 kn and a cruiser steaming west at her best to meet her close at ~40 kn: 10 nm in a
+    # 15-minute approach step. The watcher looks again when the range is due to reach the battle range,
+    # so the battle opens near it, not at torpedo range.
+    force = {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.0, "lon": 17.2},
+             "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 15.0}, "speed": "design"}]}
+    w = run_world(write_scenario, [GOEBEN_EAST, force], {"Gloucester": {"on_contact": "engage", "may_fire": True}})
+    from campaign.geo.earth import distance_nm
+
+    starts = recs(w, "engagement_start")
+    g, h = (next(r for r in starts if r.unit == u) for u in ("Goeben", "Gloucester"))
+    r_yd = distance_nm(g.lat, g.lon, h.lat, h.lon) * YD_PER_NM
+    battle_yd = default_zoom_rules().engines["nwc1905"].battle_start_yd
+    assert 0.85 * battle_yd <= r_yd <= battle_yd + 1
+
+
+def test_a_sunk_ship_leaves_her_force_and_the_victor_goes_on_with_her_orders(write_scenario, monkeypatch):
+    # Half her fighting value a hit: she is sunk before her break-off takes her out of range.
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+                                                                       damage=0.5))
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing, end="1914-08-03T06:00Z")
     sunk = recs(w, "sunk", "Gloucester")
@@ -129,7 +148,7 @@ def test_a_commander_without_leave_to_fire_does_not_begin_a_battle(write_scenari
 
 def test_the_outmatched_side_breaks_off_and_escapes_by_speed(write_scenario, monkeypatch):
     # Goeben ten times as strong, doing no damage: Breslau-fast Gloucester... here Dublin (27 kn) turns away.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.0))
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
@@ -173,8 +192,9 @@ def test_every_engine_fights_in_the_world_and_a_light_cruiser_alone_loses_to_goe
 def test_tracks_follow_a_ship_through_her_battle(write_scenario, monkeypatch):
     from campaign.runner import RunResult, units_of
 
-    # A slow fight (1 % a minute), so that the 10-minute samples of tracks.nc fall inside it.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+    # A slow fight (1 % a minute) between equals, neither breaking off, so that the 10-minute samples of
+    # tracks.nc fall inside it.
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 1.0}, gun_range_yd=9000,
                                                                        damage=0.001))
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
@@ -183,14 +203,15 @@ def test_tracks_follow_a_ship_through_her_battle(write_scenario, monkeypatch):
     status = ds["status"].sel(unit="Gloucester").values
     codes = list(ds["status"].attrs["flag_meanings"].split())
     assert codes.index("in_action") in status
-    # and she is under way again afterwards (she broke off, outmatched)
-    assert status[-1] != codes.index("in_action")
+    # and she is out of action again after it (the fight of equals ends with one drawing off)
+    first = list(status).index(codes.index("in_action"))
+    assert any(c != codes.index("in_action") for c in status[first:])
 
 
 def test_a_force_that_breaks_off_may_be_chased(write_scenario, monkeypatch):
     # Goeben means to fight; Gloucester (shadowing) does not and turns away when the battle begins; she
     # is faster, so the battle ends with her drawing off, and Goeben's commander chases her.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.0))
     goeben = dict(GOEBEN_EAST, orders=[{"do": "stop"}])
     force, standing = hunter(on_contact="shadow", may_fire=False, lat=36.05, lon=16.15)

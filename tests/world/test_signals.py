@@ -578,3 +578,23 @@ def test_sea_area_lookup() -> None:
         assert sea_area_at(p.anchorage_lat, p.anchorage_lon) == where, name
     for lat, lon in ((41.0, 28.98), (36.0, -8.0), (43.0, 34.0), (float("nan"), 10.0)):  # Bosporus, Atlantic, Black Sea
         assert sea_area_at(lat, lon) is None
+
+
+def test_a_message_held_from_an_awkward_time_is_lost_at_the_limit_not_held_forever() -> None:
+    # Held from t = 7162.793865510987 min (a time of the historical run), the retries' sum and the
+    # clock's rounding once left a remainder too small to move the clock: the hold then waited forever
+    # at one instant. The hold must end at its limit.
+    env, rec, net = network(is_night=day)
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(200)), wireless="capital")
+    start = 7162.793865510987
+    env.run(until=start)
+    msg = net.send("A", "B", "report", {}, WORDS)
+    steps = 0
+    while env.peek() < start + 2 * net.data.wireless.hold_limit_min and steps < 10_000:
+        env.step()
+        steps += 1
+    assert steps < 10_000
+    lost = of_type(rec, "message_lost")
+    assert [r.data["id"] for r in lost] == [msg.id]
+    assert lost[0].t_min == pytest.approx(start + net.data.wireless.hold_limit_min, abs=1 / 60)

@@ -115,3 +115,23 @@ def test_an_order_due_cuts_short_the_one_before(write_scenario) -> None:
     deps = records(result, "Gloucester", "depart")
     assert deps[1]["t_min"] == pytest.approx(600.0) and deps[1]["to"] == "Valletta"
     assert one(result, "Gloucester", "arrive")["to"] == "Valletta"
+
+
+def test_a_ship_dead_in_the_water_cannot_sail_and_stays(write_scenario) -> None:
+    # Her engines lost in battle (speed lost equal to all she could make): an order to sail fails, named,
+    # and she stays where she lies instead of setting off at no speed on a passage that never ends.
+    from dataclasses import replace
+
+    from campaign.scenario.loader import load_scenario
+    from campaign.world.world import World
+
+    path = write_scenario(sail_scenario(["Gloucester"], 800, 15, start={"lat": 35.0, "lon": 16.0}))
+    w = World(load_scenario(path), 0)
+    ship = w.ships["Gloucester"]
+    ship.condition = replace(ship.condition, speed_lost_kn=ship.ship.design_speed_kn)
+    w.run()
+    failed = [r for r in w.rec.records if r.type == "order_failed"]
+    assert failed and failed[0].data["reason"] == "cannot steam: dead in the water"
+    assert not [r for r in w.rec.records if r.type == "depart"]
+    end = next(r for r in w.rec.records if r.type == "end")
+    assert (end.lat, end.lon) == pytest.approx((35.0, 16.0))
