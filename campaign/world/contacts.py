@@ -51,7 +51,8 @@ class Contacts:
         self.current: dict[str, Motion] = {}
         self.history: dict[str, list[Motion | None]] = {}  # every motion of every force, for checks
         self.listeners: list[Listener] = []
-        self.model = SightingModel(world.env, rules or default_sighting_rules(), conditions,
+        rules = (rules or default_sighting_rules()).scaled(world.scenario.factors.sighting_range)
+        self.model = SightingModel(world.env, rules, conditions,
                                    world.rng["sighting"], world.end_min, hostile=self.hostile,
                                    ships_of=self.ships_of, on_change=self._on_change)
 

@@ -36,7 +36,7 @@ import functools
 import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -108,6 +108,15 @@ class SightingRules:
         if missed:
             hull, smoke, recognise = (max(r - self.miss_distance_nm, 0.0) for r in (hull, smoke, recognise))
         return smoke, hull, recognise
+
+    def scaled(self, factor: float) -> SightingRules:
+        """These rules with every sighting range (hull, smoke, and so recognition) multiplied by
+        ``factor``: a scenario's ``factors.sighting_range`` for sensitivity studies. Jane's 500 yards
+        of a missed approach stay as they are; 1.0 returns the rules themselves."""
+        if factor == 1.0:
+            return self
+        return replace(self, hull_range_nm={k: v * factor for k, v in self.hull_range_nm.items()},
+                       smoke_range_nm={k: v * factor for k, v in self.smoke_range_nm.items()})
 
     def max_range_nm(self) -> float:
         """No force is ever seen farther than this (clear weather, the best light, the biggest smoke)."""

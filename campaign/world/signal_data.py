@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -149,6 +149,20 @@ class SignalData:
     fit: tuple[FitRule, ...]
     shore_stations: tuple[ShoreStation, ...]
     wireless: WirelessRules
+
+    def with_telegraph_delay(self, factor: float) -> SignalData:
+        """This data with every telegraph delay multiplied by ``factor``: the 1905 rule's minutes per
+        1,000 nm by day and by night, each station's handling minutes and a headquarters' dispatch
+        minutes (a scenario's ``factors.telegraph_delay``, for sensitivity studies). Wireless is left
+        as it is; 1.0 returns the data itself."""
+        if factor == 1.0:
+            return self
+        t = self.telegraph
+        rules = replace(t, day_min_per_1000_nm=t.day_min_per_1000_nm * factor,
+                        night_min_per_1000_nm=t.night_min_per_1000_nm * factor,
+                        dispatch_min=t.dispatch_min * factor, relay_min=t.relay_min * factor)
+        stations = tuple(replace(s, handling_min=s.handling_min * factor) for s in self.stations)
+        return replace(self, stations=stations, telegraph=rules)
 
     def station(self, name: str) -> Station:
         """The telegraph station known by ``name`` or one of its other names (any case or accents)."""

@@ -1,0 +1,144 @@
+"""Benchmark: batches of the historical campaign on Dask — a replicate's cost, 1 worker against 2, end to end.
+
+    python bench/bench_batch.py [--repeat N] [--rate-runs N] [--end-to-end N] [--workers K]
+
+Prints, from one run on this machine:
+
+* a replicate of goeben_1914 once the sea routes are cached: the world alone (bench/bench_run.py's
+  measurement, with its SimPy event count and the ratio to raw SimPy for as many events) and a batch
+  replicate (the run, its records as JSON and the flattened measures: what a worker does), medians of
+  ``--repeat``;
+* replicates per second of the batch driver on a LocalCluster of 1 and of 2 workers, over
+  ``--rate-runs`` replicates each, and the speed-up. Each worker is warmed first with ``--warm-runs``
+  replicates of other seeds (it loads the scenario and computes and caches the campaign's common sea
+  routes, which every worker process does once: that cost is printed apart);
+* with ``--end-to-end N``: ``N`` replicates of the base scenario through ``run_batch`` exactly as the
+  ``batch`` command runs them (a new LocalCluster of ``--workers``, warm-up included), wall time and rate.
+  The issue's aim is 10,000 replicates in at most 10 minutes: ``--end-to-end 10000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# The world's cost and raw SimPy's, measured exactly as bench/bench_run.py measures them.
+from bench_run import one_replicate, raw_simpy
+from distributed import Client, LocalCluster
+
+from campaign.batch.measures import flatten
+from campaign.batch.replicate import run_replicate, scenario_of
+from campaign.batch.run import LOCAL_QUIET, make_plan, run_batch, usable_cores
+from campaign.batch.seeds import replicate_seed
+from campaign.runner import run
+
+SCENARIO = ROOT / "scenarios" / "goeben_1914.yaml"
+WARM_SEED = 10**6  # the warm-up replicate's seed: not one the timed batches run
+
+
+def _warm(path: str, n: int) -> float:
+    """Run on a worker: load the scenario and run ``n`` replicates of seeds the timed batches do not run
+    (the campaign's common sea routes computed and cached); seconds."""
+    t0 = time.perf_counter()
+    for i in range(n):
+        run_replicate(scenario_of(path, "base"), WARM_SEED + i)
+    return time.perf_counter() - t0
+
+
+def batch_rate(workers: int, runs: int, seed: int, warm_runs: int) -> tuple[float, float]:
+    """(replicates per second, warm-up seconds) of ``runs`` replicates on ``workers`` workers, each warmed
+    with ``warm_runs`` replicates first."""
+    path = str(SCENARIO.resolve())
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, **LOCAL_QUIET) as cluster, \
+            Client(cluster) as client, tempfile.TemporaryDirectory() as out:
+        warm = max(client.run(_warm, path, warm_runs).values())
+        plan = make_plan(SCENARIO, "base", runs, seed)
+        t0 = time.perf_counter()
+        outcome = run_batch(plan, out, scheduler=cluster.scheduler_address, progress=False)
+        elapsed = time.perf_counter() - t0
+    if not outcome.complete:
+        raise SystemExit(f"the batch on {workers} workers did not complete: {outcome.failed[:1]}")
+    return runs / elapsed, warm
+
+
+def end_to_end(n: int, workers: int, seed: int) -> tuple[float, int]:
+    """Wall seconds for ``n`` replicates of the base through ``run_batch`` (a new cluster), and workers."""
+    with tempfile.TemporaryDirectory() as out:
+        t0 = time.perf_counter()
+        plan = make_plan(SCENARIO, "base", n, seed)
+        outcome = run_batch(plan, out, workers=workers, progress=True)
+        elapsed = time.perf_counter() - t0
+    if not outcome.complete:
+        raise SystemExit(f"the end-to-end batch did not complete: {outcome.failed[:1]}")
+    return elapsed, outcome.workers
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7, help="warm replicates to time in-process (default 7)")
+    parser.add_argument("--rate-runs", type=int, default=32, help="replicates per rate measurement (default 32)")
+    parser.add_argument("--warm-runs", type=int, default=3,
+                        help="replicates each worker runs before the rate is timed (default 3)")
+    parser.add_argument("--end-to-end", type=int, default=0, metavar="N",
+                        help="also run N replicates end to end (default 0: skip; the issue's aim: 10000)")
+    parser.add_argument("--workers", type=int, default=usable_cores(), help="workers for --end-to-end")
+    parser.add_argument("--seed", type=int, default=1, help="batch seed (default 1)")
+    args = parser.parse_args()
+
+    path = str(SCENARIO.resolve())
+    sc = scenario_of(path, "base")
+    t0 = time.perf_counter()
+    _, n_records, n_events = one_replicate(sc, WARM_SEED)  # routes computed here
+    cold_s = time.perf_counter() - t0
+    # Two sets of seeds, so that neither measurement reuses the sea routes the other's runs computed.
+    seeds = [replicate_seed(args.seed, r) for r in range(args.repeat)]
+    world_s = statistics.median(one_replicate(sc, s)[0] for s in seeds)
+    batch_s, flat_s = [], []
+    for s in (replicate_seed(args.seed + 1, r) for r in range(args.repeat)):
+        t0 = time.perf_counter()
+        result = run(sc, seed=s)
+        t1 = time.perf_counter()
+        flatten(result.events, result.meta)
+        t2 = time.perf_counter()
+        batch_s.append(t2 - t0)
+        flat_s.append(t2 - t1)
+    rep_s = statistics.median(batch_s)
+    raw = statistics.median(raw_simpy(n_events) for _ in range(args.repeat))
+    print(f"scenario          {SCENARIO.name}")
+    print(f"first replicate   {cold_s * 1e3:9.1f} ms in a fresh process (sea routes computed)")
+    print(f"world             {world_s * 1e3:9.1f} ms median of {args.repeat} (routes cached; records only)")
+    print(f"batch replicate   {rep_s * 1e3:9.1f} ms median of {args.repeat} other seeds (run + records as JSON + "
+          f"measures: what a worker does)   aim: <= 100 ms")
+    print(f"  of which        {statistics.median(flat_s) * 1e3:9.1f} ms median: records as JSON and the measures "
+          f"(the batch's own cost)")
+    print(f"records           {n_records:9d}")
+    print(f"SimPy events      {n_events:9d}")
+    print(f"raw SimPy         {raw * 1e3:9.2f} ms for {n_events} timeouts")
+    print(f"ratio             {world_s / raw:9.1f} x raw SimPy for the same number of events")
+
+    rate1, warm1 = batch_rate(1, args.rate_runs, args.seed, args.warm_runs)
+    rate2, warm2 = batch_rate(2, args.rate_runs, args.seed, args.warm_runs)
+    print(f"1 worker          {rate1:9.3f} replicates/s over {args.rate_runs} (warm-up {warm1:.1f} s a worker, apart)")
+    print(f"2 workers         {rate2:9.3f} replicates/s over {args.rate_runs} (warm-up {warm2:.1f} s a worker, apart)")
+    print(f"speed-up          {rate2 / rate1:9.2f} x on 2 workers   aim: >= 1.8")
+    if args.end_to_end:
+        elapsed, workers = end_to_end(args.end_to_end, args.workers, args.seed)
+        print(f"end to end        {args.end_to_end} replicates in {elapsed:.1f} s on {workers} workers "
+              f"({args.end_to_end / elapsed:.2f} replicates/s, cluster start and warm-up included)"
+              f"   aim: 10000 in <= 600 s")
+    else:
+        per_10k = 10_000 / rate2
+        print(f"10,000 replicates {per_10k:9.0f} s projected at the 2-worker rate (run --end-to-end 10000 to "
+              f"measure)   aim: <= 600 s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,316 @@
+"""Analysis of a batch: estimates with 95 % confidence intervals per variant, paired differences from the
+base, and ``analysis.html`` with Plotly charts.
+
+* A *flag* measure (0/1, campaign/batch/measures.py) is estimated as a proportion with the Wilson score
+  interval (Wilson 1927; Agresti and Coull 1998 recommend it over the normal interval for small counts
+  and proportions near 0 or 1): centre (p + z²/2n)/(1 + z²/n), half-width z/(1 + z²/n)·√(p(1-p)/n +
+  z²/4n²).
+* Counts and quantities are estimated as means with Student's t interval: mean ± t(0.975, n-1)·s/√n.
+* Paired differences: replicate r of a variant and of the base ran with the same seed (common random
+  numbers, campaign/batch/seeds.py), so the difference is taken replicate by replicate (and design point
+  by design point) over the replicates where both have the measure, and its mean gets a t interval.
+  A variant that changes nothing gives differences of exactly 0.
+
+Only replicates marked done in the store count; a measure a run does not have (NaN: an arrival that did
+not happen) is left out of that measure's n, which the table shows.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+import xarray as xr
+from plotly.subplots import make_subplots
+from scipy import stats
+
+from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
+from campaign.batch.plan import BASE
+from campaign.batch.store import DONE, open_results
+
+CONFIDENCE = 0.95
+# The measures the table shows unless asked for others (``--measures all`` shows every one).
+KEY_MEASURES = ("goeben_escaped", "goeben_dardanelles", "goeben_arrival_h", "goeben_coal_t", "goeben_in_action",
+                "hits_on_goeben", "goeben_sunk", "contacts_goeben", "breslau_escaped", "breslau_sunk", "battles",
+                "ships_sunk_central", "ships_sunk_entente", "divisions_delivered", "towns_shelled",
+                "points_central", "points_entente", "central_wins")
+HTML_FILE = "analysis.html"
+JSON_FILE = "analysis.json"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An estimate from ``n`` values with its confidence interval (NaN where it cannot be had)."""
+
+    n: int
+    value: float
+    low: float
+    high: float
+
+    @property
+    def excludes_zero(self) -> bool:
+        return not (math.isnan(self.low) or math.isnan(self.high)) and (self.low > 0 or self.high < 0)
+
+
+def _z(confidence: float = CONFIDENCE) -> float:
+    return float(stats.norm.ppf(0.5 + confidence / 2.0))
+
+
+def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
+    """A proportion ``successes``/``n`` with its Wilson score interval."""
+    if n == 0:
+        return Estimate(0, math.nan, math.nan, math.nan)
+    z = _z(confidence)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return Estimate(n, p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def t_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
+    """The mean of the finite ``values`` with Student's t interval (a single value: no interval)."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    n = int(x.size)
+    if n == 0:
+        return Estimate(0, math.nan, math.nan, math.nan)
+    mean = float(x.mean())
+    if n == 1:
+        return Estimate(1, mean, math.nan, math.nan)
+    sd = float(x.std(ddof=1))
+    half = float(stats.t.ppf(0.5 + confidence / 2.0, n - 1)) * sd / math.sqrt(n) if sd > 0 else 0.0
+    return Estimate(n, mean, mean - half, mean + half)
+
+
+def estimate(values: np.ndarray, kind: str) -> Estimate:
+    """A flag's proportion (Wilson) or a count's or quantity's mean (t)."""
+    if kind == FLAG:
+        x = np.asarray(values, dtype=np.float64)
+        x = x[np.isfinite(x)]
+        return wilson(int((x > 0.5).sum()), int(x.size))
+    return t_interval(values)
+
+
+def paired_difference(values: np.ndarray, base: np.ndarray) -> Estimate:
+    """Mean of ``values - base`` cell by cell (same seeds) where both are finite, with its t interval."""
+    d = np.asarray(values, dtype=np.float64) - np.asarray(base, dtype=np.float64)
+    return t_interval(d)
+
+
+@dataclass(frozen=True)
+class Row:
+    variant: str
+    measure: str
+    kind: str
+    estimate: Estimate
+    difference: Estimate | None  # from the base (None for the base itself)
+
+
+def _cells(ds: xr.Dataset, name: str, v: int) -> np.ndarray:
+    """A measure's values for variant ``v`` over every point and replicate (NaN where not done)."""
+    da = ds[name].isel(variant=v).where(ds[DONE].isel(variant=v))
+    return np.asarray(da.values, dtype=np.float64).ravel()
+
+
+def summarise(ds: xr.Dataset, measures: Sequence[str] | None = None) -> list[Row]:
+    """Every (variant, measure) estimate and its paired difference from the base."""
+    names = list(ds["variant_name"].values)
+    chosen = [m for m in (measures or KEY_MEASURES) if m in ds]
+    base_v = names.index(BASE) if BASE in names else None
+    rows = []
+    for v, variant in enumerate(names):
+        for m in chosen:
+            kind = BY_NAME[m].kind if m in BY_NAME else "quantity"
+            x = _cells(ds, m, v)
+            diff = None
+            if base_v is not None and v != base_v:
+                diff = paired_difference(x, _cells(ds, m, base_v))
+            rows.append(Row(str(variant), m, kind, estimate(x, kind), diff))
+    return rows
+
+
+def _fmt(x: float, kind: str) -> str:
+    if math.isnan(x):
+        return "-"
+    if kind == FLAG:
+        return f"{x:.3f}"
+    return f"{x:.4g}" if abs(x) < 1e4 else f"{x:.0f}"
+
+
+def _ci(e: Estimate, kind: str) -> str:
+    if math.isnan(e.low):
+        return "-"
+    return f"[{_fmt(e.low, kind)}, {_fmt(e.high, kind)}]"
+
+
+def format_tables(rows: Sequence[Row], ds: xr.Dataset) -> str:
+    """The rows as one plain-text table per variant."""
+    done = int(np.asarray(ds[DONE].values).sum())
+    total = int(np.asarray(ds[DONE].values).size)
+    design = json.loads(ds.attrs.get("design_parameters", "[]"))
+    lines = [(f"batch of {ds.attrs.get('scenario_name', '?')}: {len(ds['variant'])} variants x "
+              f"{ds.sizes.get('point', 1)} design point(s) x {ds.sizes['replicate']} replicates, seed "
+              f"{ds.attrs.get('batch_seed')}; {done} of {total} replicates done"),
+             "estimates: proportions (flags) with Wilson 95 % intervals, means with t 95 % intervals; "
+             "differences from the base paired on common seeds (* : the interval excludes 0)"
+             + (f"; pooled over the design points ({', '.join(design)})" if design else "")]
+    width = max((len(r.measure) for r in rows), default=10)
+    by_variant: dict[str, list[Row]] = {}
+    for r in rows:
+        by_variant.setdefault(r.variant, []).append(r)
+    for variant, vrows in by_variant.items():
+        lines += ["", f"== {variant}",
+                  f"{'measure':<{width}} {'n':>6} {'estimate':>10} {'95% CI':>22}   {'vs base':>10} {'95% CI':>22}"]
+        for r in vrows:
+            e, d = r.estimate, r.difference
+            dtext = "" if d is None else f"{_fmt(d.value, 'quantity'):>10} {_ci(d, 'quantity'):>22}" + (
+                " *" if d.excludes_zero else "")
+            lines.append(f"{r.measure:<{width}} {e.n:>6} {_fmt(e.value, r.kind):>10} {_ci(e, r.kind):>22}   {dtext}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- charts
+
+
+def _values_by_variant(ds: xr.Dataset, name: str) -> dict[str, np.ndarray]:
+    out = {}
+    for v, variant in enumerate(ds["variant_name"].values):
+        x = _cells(ds, name, v)
+        out[str(variant)] = x[np.isfinite(x)]
+    return out
+
+
+def _histogram(ds: xr.Dataset, name: str, title: str) -> go.Figure | None:
+    data = _values_by_variant(ds, name)
+    if not any(len(x) for x in data.values()):
+        return None
+    fig = go.Figure([go.Histogram(x=x, name=v, opacity=0.55) for v, x in data.items() if len(x)])
+    m = BY_NAME[name]
+    fig.update_layout(barmode="overlay", title=title, xaxis_title=f"{name} ({m.units})", yaxis_title="replicates",
+                      legend_title="variant")
+    return fig
+
+
+def _proportion_bars(rows: Sequence[Row], name: str, title: str) -> go.Figure | None:
+    rs = [r for r in rows if r.measure == name and r.estimate.n > 0]
+    if not rs:
+        return None
+    y = [r.estimate.value for r in rs]
+    fig = go.Figure(go.Bar(
+        x=[r.variant for r in rs], y=y,
+        error_y={"type": "data", "symmetric": False, "array": [r.estimate.high - r.estimate.value for r in rs],
+                 "arrayminus": [r.estimate.value - r.estimate.low for r in rs]}))
+    fig.update_layout(title=title, yaxis_title=f"{name} (proportion, Wilson 95 % CI)", yaxis_range=[0, 1.05])
+    return fig
+
+
+def _differences(rows: Sequence[Row], names: Sequence[str]) -> go.Figure | None:
+    names = [n for n in names if any(r.measure == n and r.difference is not None and r.difference.n for r in rows)]
+    if not names:
+        return None
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, shared_yaxes=True)
+    for i, n in enumerate(names, start=1):
+        rs = [r for r in rows if r.measure == n and r.difference is not None and r.difference.n]
+        d = [r.difference for r in rs]
+        fig.add_trace(go.Scatter(
+            x=[e.value for e in d], y=[r.variant for r in rs], mode="markers", name=n, showlegend=False,
+            error_x={"type": "data", "symmetric": False,
+                     "array": [0 if math.isnan(e.high) else e.high - e.value for e in d],
+                     "arrayminus": [0 if math.isnan(e.low) else e.value - e.low for e in d]}), row=1, col=i)
+        fig.add_vline(x=0, line_dash="dot", row=1, col=i)
+    fig.update_layout(title="Paired differences from the base (common seeds, t 95 % CI)",
+                      height=150 + 28 * len({r.variant for r in rows}))
+    return fig
+
+
+def _sensitivity(ds: xr.Dataset, params: Sequence[str], names: Sequence[str]) -> go.Figure | None:
+    names = [n for n in names if n in ds and np.isfinite(ds[n].where(ds[DONE]).values).any()]
+    if not params or not names or "point" not in ds.dims:
+        return None
+    fig = make_subplots(rows=len(names), cols=len(params), shared_xaxes=False,
+                        row_titles=list(names), column_titles=list(params))
+    done = ds[DONE]
+    for i, n in enumerate(names, start=1):
+        mean = ds[n].where(done).mean("replicate", skipna=True)  # (variant, point)
+        for j, p in enumerate(params, start=1):
+            x = np.asarray(ds[p].values)
+            order = np.argsort(x, kind="stable")
+            for v, variant in enumerate(ds["variant_name"].values):
+                y = np.asarray(mean.isel(variant=v).values)
+                fig.add_trace(go.Scatter(x=x[order], y=y[order], mode="lines+markers", name=str(variant),
+                                         legendgroup=str(variant), showlegend=(i == 1 and j == 1)), row=i, col=j)
+    fig.update_layout(title="Sensitivity: the mean of each measure at each design point, by parameter",
+                      height=280 * len(names))
+    return fig
+
+
+def _table_html(rows: Sequence[Row]) -> str:
+    head = ("<tr><th>variant</th><th>measure</th><th>n</th><th>estimate</th><th>95% CI</th>"
+            "<th>vs base</th><th>95% CI</th></tr>")
+    body = []
+    for r in rows:
+        e, d = r.estimate, r.difference
+        cells = [r.variant, r.measure, str(e.n), _fmt(e.value, r.kind), _ci(e, r.kind),
+                 "" if d is None else _fmt(d.value, "quantity") + (" *" if d.excludes_zero else ""),
+                 "" if d is None else _ci(d, "quantity")]
+        body.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    return f"<table>{head}{''.join(body)}</table>"
+
+
+def write_html(path: Path, ds: xr.Dataset, rows: Sequence[Row], summary: str) -> Path:
+    """``analysis.html``: the charts (Plotly, its script inline: the page opens from disk without a
+    network) and the table."""
+    params = json.loads(ds.attrs.get("design_parameters", "[]"))
+    figs = [f for f in (
+        _histogram(ds, "goeben_arrival_h", "When Goeben got away (hours after the start), by variant"),
+        _histogram(ds, "goeben_coal_t", "Goeben's coal when she got away (t), by variant"),
+        _proportion_bars(rows, "goeben_escaped", "Goeben's escape probability by variant"),
+        _differences(rows, ("goeben_escaped", "goeben_arrival_h", "goeben_coal_t", "battles")),
+        _sensitivity(ds, params, ("goeben_escaped", "goeben_arrival_h", "goeben_coal_t")),
+    ) if f is not None]
+    parts = [f.to_html(full_html=False, include_plotlyjs=(i == 0)) for i, f in enumerate(figs)]
+    style = ("body{font-family:sans-serif;margin:2em} pre{white-space:pre-wrap} "
+             "table{border-collapse:collapse;font-size:13px}"
+             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right} td:nth-child(-n+2){text-align:left}")
+    page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Batch analysis: "
+            f"{html.escape(str(ds.attrs.get('scenario_name', '')))}</title><style>{style}</style></head><body>"
+            f"<h1>Batch analysis: {html.escape(str(ds.attrs.get('scenario_name', '')))}</h1>"
+            f"<pre>{html.escape(summary)}</pre>" + "".join(parts) + "<h2>Estimates</h2>" + _table_html(rows)
+            + "</body></html>")
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(page, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def _plain(e: Estimate) -> dict[str, float | int | None]:
+    """An estimate for JSON (NaN, which JSON lacks, as null)."""
+    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(e).items()}
+
+
+def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple[str, list[Path]]:
+    """Analyse the batch in ``out_dir``: the tables as text, and the files written (analysis.html and
+    analysis.json, in ``out_dir``)."""
+    out = Path(out_dir)
+    ds = open_results(out).load()
+    if measures is not None:
+        unknown = [m for m in measures if m not in MEASURE_NAMES]
+        if unknown:
+            raise ValueError(f"--measures: unknown measure {', '.join(unknown)} (known: {', '.join(MEASURE_NAMES)})")
+    rows = summarise(ds, measures)
+    text = format_tables(rows, ds)
+    summary_line = text.split("\n", 2)
+    html_path = write_html(out / HTML_FILE, ds, rows, "\n".join(summary_line[:2]))
+    json_path = out / JSON_FILE
+    json_path.write_text(json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,
+                                      "estimate": _plain(r.estimate),
+                                      "difference": _plain(r.difference) if r.difference else None}
+                                     for r in rows], indent=1) + "\n", encoding="utf-8")
+    return text, [html_path, json_path]

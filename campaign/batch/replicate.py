@@ -1,0 +1,108 @@
+"""What a worker does: run the replicates of one chunk and return their measures.
+
+A replicate is ``campaign.runner.run(scenario, seed)`` — the same call as the command line's (DESIGN.md
+section 2) — flattened into the measures of campaign/batch/measures.py. Nothing else is built: no
+tracks, summary or replay (they are derived from the records, and any replicate can be rerun exactly
+with them: ``python run_campaign.py SCENARIO --variant V --seed SEED``, or :func:`rerun` for a design
+point). With ``records_dir`` each replicate's ``events.jsonl`` is also written, under
+``records/<variant>/[point<p>/]<seed>/``, atomically, so a retried task replaces its own files.
+
+The scenario of each (file, variant) is loaded once per worker process and kept (``functools.cache``);
+design parameters are applied to the loaded scenario (campaign/batch/parameters.py).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from campaign.batch.measures import MEASURE_NAMES, as_row, flatten
+from campaign.batch.parameters import apply_parameters
+from campaign.batch.plan import BASE, Chunk
+from campaign.output import files
+from campaign.runner import RunResult, run
+from campaign.scenario.loader import load_scenario
+from campaign.scenario.model import Scenario
+
+RECORDS = "records"
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs for one chunk (small and picklable: no scenario objects)."""
+
+    scenario: str
+    variant: str
+    chunk: Chunk
+    seeds: tuple[int, ...]
+    parameters: tuple[tuple[str, float], ...] = ()
+    point: int | None = None  # the design point's number (None: the batch has no design)
+    engine: str | None = None
+    records_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    chunk: Chunk
+    values: np.ndarray  # measures x replicates, MEASURE_NAMES order
+    measures: tuple[str, ...] = MEASURE_NAMES
+
+
+@functools.cache
+def scenario_of(path: str, variant: str) -> Scenario:
+    """The loaded scenario of a variant (``base``: the file itself), once per process."""
+    return load_scenario(path, variant=None if variant == BASE else variant)
+
+
+def prepared(path: str, variant: str, parameters: Mapping[str, float]) -> Scenario:
+    """The scenario of a variant at a design point."""
+    return apply_parameters(scenario_of(path, variant), dict(parameters))
+
+
+def record_folder(records_dir: str | Path, variant: str, seed: int, point: int | None = None) -> Path:
+    """Where a kept replicate's ``events.jsonl`` goes."""
+    base = Path(records_dir) / variant
+    if point is not None:
+        base = base / f"point{point}"
+    return base / str(seed)
+
+
+def run_replicate(sc: Scenario, seed: int, engine: str | None = None) -> tuple[dict[str, float], RunResult]:
+    """One replicate: its measures by name, and the run (records only; nothing else built)."""
+    result = run(sc, seed=seed, engine=engine)
+    return flatten(result.events, result.meta), result
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Run a chunk's replicates in order and return their measures."""
+    sc = prepared(task.scenario, task.variant, dict(task.parameters))
+    cols = []
+    for seed in task.seeds:
+        values, result = run_replicate(sc, seed, task.engine)
+        cols.append(as_row(values))
+        if task.records_dir is not None:
+            folder = record_folder(task.records_dir, task.variant, seed, task.point)
+            files.write_all(folder, {"events.jsonl": lambda p, ev=result.events: files.write_jsonl(p, ev)})
+    return ChunkResult(task.chunk, np.stack(cols, axis=1) if cols else np.empty((len(MEASURE_NAMES), 0)))
+
+
+def rerun(scenario: str | Path, variant: str, seed: int, parameters: Mapping[str, float] | None = None,
+          engine: str | None = None) -> RunResult:
+    """Rerun one replicate of a batch exactly (variant, seed and, for a design batch, its point's
+    parameters): the result can write every file of a run (``.write(outdir)``: events, tracks, summary,
+    replay, report)."""
+    sc = apply_parameters(load_scenario(scenario, variant=None if variant == BASE else variant),
+                          dict(parameters or {}))
+    return run(sc, seed=seed, engine=engine)
+
+
+def describe(task: ChunkTask) -> dict[str, Any]:
+    """A chunk in words, for error messages."""
+    c = task.chunk
+    return {"variant": task.variant, "point": c.p, "replicates": f"{c.r0}..{c.r1 - 1}",
+            "seeds": list(task.seeds)}

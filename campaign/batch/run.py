@@ -1,0 +1,229 @@
+"""The batch driver: a batch's chunks as tasks on dask.distributed, their results into the Zarr store.
+
+By default the batch runs on a ``LocalCluster`` of ``workers`` single-threaded worker processes (one
+per core: a replicate is pure Python, so threads would only wait for each other); given a scheduler
+address it runs on an existing Dask cluster instead — a cluster started by hand, or a Slurm allocation
+through dask-jobqueue — with no other change. Every worker must have this package installed and, with
+``--keep-records``, see the output folder (a shared file system).
+
+Tasks are submitted replicate-chunk by replicate-chunk across variants and points, so that an
+interrupted batch has the same replicates of every variant (paired differences stay possible). As each
+finishes (``as_completed``), the driver writes its measures into the store and advances the progress
+bar; a task that raises is retried (``retries``), and one whose worker dies is rescheduled by the
+scheduler on another worker (up to ``distributed.scheduler.allowed-failures`` deaths). An interrupted
+batch resumes where it stopped when the same command is run again: the store's completion mask says
+which chunks are done (campaign/batch/store.py). Results do not depend on the number of workers or
+the order in which tasks finish: each replicate's seed depends only on the batch seed and its number.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import dask
+from distributed import Client, LocalCluster, as_completed
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from campaign.batch.design import Design
+from campaign.batch.measures import MEASURE_NAMES
+from campaign.batch.parameters import apply_parameters
+from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
+from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk, scenario_of
+from campaign.batch.store import ResultStore
+from campaign.scenario.loader import list_variants
+
+DEFAULT_RETRIES = 2  # a task that raises is tried this many more times before the batch gives it up
+# Deaths of a worker a task may be caught in before the scheduler gives it up (Dask's default is 3).
+ALLOWED_WORKER_DEATHS = 3
+CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler
+# A local cluster without a dashboard, its scheduler's HTTP endpoints on a free port (its default, 8787,
+# may be taken by another cluster), and without the workers' chatter on the terminal.
+LOCAL_QUIET = {"dashboard_address": ":0", "scheduler_kwargs": {"dashboard": False},
+               "silence_logs": logging.CRITICAL}
+
+
+class BatchError(ValueError):
+    """A batch that cannot be run as asked (unknown variant, bad count, unreachable scheduler)."""
+
+
+@dataclass
+class BatchOutcome:
+    """What a call of :func:`run_batch` did."""
+
+    plan: BatchPlan
+    out_dir: Path
+    chunks: int  # in the whole batch
+    already_done: int  # chunks found done in the store (a resumed batch)
+    ran: int = 0  # chunks run and written now
+    replicates_run: int = 0
+    failed: list[tuple[dict, str]] = field(default_factory=list)  # (chunk described, error)
+    elapsed_s: float = 0.0
+    workers: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.already_done + self.ran == self.chunks
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a LocalCluster's default size)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def resolve_variants(scenario: str | Path, spec: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The batch's variants from ``--variants``: ``all`` (the base and every overlay of the scenario),
+    or names separated by commas; ``base`` always comes first, once."""
+    known = [o.variant for o in list_variants(scenario)]
+    if spec is None or spec == "all" or (not isinstance(spec, str) and list(spec) == ["all"]):
+        names = known
+    else:
+        names = [s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec) if s.strip()]
+        bad = [n for n in names if n != BASE and n not in known]
+        if bad:
+            raise BatchError(f"--variants: no variant {', '.join(repr(b) for b in bad)} for {scenario} "
+                             f"(known: {BASE}, {', '.join(known) or 'none'})")
+    out = [BASE] + [n for n in dict.fromkeys(names) if n != BASE]
+    return tuple(out)
+
+
+def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all", runs: int = 100,
+              seed: int = 0, chunk: int | None = None, design: Design | None = None,
+              engine: str | None = None) -> BatchPlan:
+    """A checked batch plan: every variant loads, every design point applies to it (ScenarioError,
+    ParameterError or BatchError otherwise, before anything is written)."""
+    if runs < 1:
+        raise BatchError(f"--runs: must be 1 or more, not {runs}")
+    if seed < 0:
+        raise BatchError(f"--seed: must be 0 or more, not {seed}")
+    if chunk is not None and chunk < 1:
+        raise BatchError(f"--chunk: must be 1 or more, not {chunk}")
+    path = str(Path(scenario).resolve())
+    names = resolve_variants(path, variants)
+    name = ""
+    for v in names:
+        sc = scenario_of(path, v)
+        name = name or sc.name
+        for p in range(design.n_points if design is not None else 0):
+            apply_parameters(sc, design.point(p))
+    return BatchPlan(path, name, names, runs, seed, chunk or default_chunk(runs), design, engine)
+
+
+def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None) -> list[ChunkTask]:
+    """The chunks as worker tasks, ordered replicate-chunk first (every variant gets its early
+    replicates early)."""
+    seeds = plan.seeds()
+    ordered = sorted(chunks, key=lambda c: (c.r0, c.v, c.p))
+    return [ChunkTask(plan.scenario, plan.variants[c.v], c, tuple(int(s) for s in seeds[c.r0:c.r1]),
+                      tuple(plan.point(c.p).items()), c.p if plan.design is not None else None, plan.engine,
+                      str(records_dir) if records_dir is not None else None) for c in ordered]
+
+
+@contextmanager
+def dask_client(workers: int | None = None, scheduler: str | None = None) -> Iterator[Client]:
+    """A client of an existing scheduler (``scheduler``: its address), or of a new LocalCluster of
+    ``workers`` single-threaded processes (default: one per usable core), closed afterwards."""
+    with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_WORKER_DEATHS}):
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError) as exc:
+                raise BatchError(f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({exc})") from None
+            try:
+                yield client
+            finally:
+                client.close()
+            return
+        n = workers or usable_cores()
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, **LOCAL_QUIET)
+        client = Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+            cluster.close()
+
+
+class RateColumn(ProgressColumn):
+    """Replicates a second, from the progress bar's recent samples."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:.2f}/s", style="progress.data.speed")
+
+
+def _progress(console: Console | None, enabled: bool) -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(),
+                    TextColumn("replicates"), RateColumn(), TimeElapsedColumn(), TextColumn("left"),
+                    TimeRemainingColumn(), console=console, disable=not enabled, transient=False,
+                    refresh_per_second=2)
+
+
+def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = None, scheduler: str | None = None,
+              keep_records: bool = False, retries: int = DEFAULT_RETRIES, progress: bool = True,
+              console: Console | None = None, on_chunk: Callable[[Chunk, int], None] | None = None,
+              task_fn: Callable[[ChunkTask], ChunkResult] = run_chunk) -> BatchOutcome:
+    """Run (or resume) ``plan`` into ``out_dir``; see the module's docstring.
+
+    ``on_chunk(chunk, chunks_written_so_far)`` is called after each chunk is written (whatever it
+    raises stops the batch, the store keeping what was written); ``task_fn`` is what the workers run
+    for each chunk (``run_chunk``; tests wrap it)."""
+    out = Path(out_dir)
+    store = ResultStore.open_or_create(out, plan)
+    all_chunks = plan.chunks()
+    pending = store.pending()
+    outcome = BatchOutcome(plan, out, len(all_chunks), len(all_chunks) - len(pending))
+    if not pending:
+        return outcome
+    records = out / RECORDS if keep_records else None
+    tasks = tasks_for(plan, pending, records)
+    done_before = sum(c.n for c in all_chunks) - sum(c.n for c in pending)
+    t0 = time.perf_counter()
+    with dask_client(workers, scheduler) as client, _progress(console, progress) as bar:
+        outcome.workers = len(client.nthreads()) or (workers or usable_cores())
+        bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before)
+        futures = {client.submit(task_fn, t, retries=retries, pure=False): t for t in tasks}
+        try:
+            for fut in as_completed(futures):
+                task = futures.pop(fut)
+                try:
+                    result: ChunkResult = fut.result()
+                except Exception as exc:  # noqa: BLE001 - whatever the task raised, or KilledWorker: reported
+                    outcome.failed.append((describe(task), f"{type(exc).__name__}: {exc}"))
+                    continue
+                finally:
+                    fut.release()
+                if tuple(result.measures) != MEASURE_NAMES:  # a worker with another version of the package
+                    outcome.failed.append((describe(task), ("the worker's measures differ from the driver's: "
+                                                            "install the same version of this package on every "
+                                                            "worker")))
+                    continue
+                store.write(task.chunk, result.values)
+                outcome.ran += 1
+                outcome.replicates_run += task.chunk.n
+                bar.advance(bar_id, task.chunk.n)
+                if on_chunk is not None:
+                    on_chunk(task.chunk, outcome.ran)
+        finally:
+            if futures:
+                client.cancel(list(futures))
+            outcome.elapsed_s = time.perf_counter() - t0
+    return outcome

@@ -1,0 +1,154 @@
+"""The Zarr store of a batch's results, written chunk by chunk as tasks finish.
+
+``DIR/results.zarr`` holds one xarray Dataset:
+
+* dimensions ``variant`` (integer ids; the names are the CF ``flag_meanings`` of the ``variant``
+  coordinate, since string arrays upset Zarr 3, and :func:`open_results` gives them back as the
+  ``variant_name`` coordinate), ``point`` (design points, only with a design) and ``replicate``;
+* ``seed`` (replicate): the run seed of each replicate, the same for every variant and point;
+* one variable per design parameter over ``point`` (its value at each point);
+* one float64 variable per measure of campaign/batch/measures.py over all the dimensions (NaN until
+  written, and where a measure does not exist in a run);
+* ``done`` (bool, same dimensions): the completion mask.
+
+Every result variable is chunked exactly as the batch's tasks (one variant, one point, ``chunk``
+replicates), and only the driver writes: a finished task's measures are written into its own cells,
+then its cells of ``done``. A task that ran twice (a worker died after finishing it, or a resumed batch
+recomputed a chunk whose measures were written but not its mask) writes the same values into the same
+cells: there are no duplicates to remove. A resumed batch skips the chunks whose cells are all done.
+The batch's identity (campaign/batch/plan.py ``BatchPlan.identity``) is kept in the attributes, and a
+store made by another batch is refused rather than mixed.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import dask.array as da
+import numpy as np
+import xarray as xr
+import zarr
+
+from campaign.batch.design import Design
+from campaign.batch.measures import MEASURE_NAMES, MEASURES
+from campaign.batch.parameters import parameter
+from campaign.batch.plan import BatchPlan, Chunk
+
+RESULTS = "results.zarr"
+DONE = "done"
+
+
+class StoreMismatch(ValueError):
+    """The output folder already holds the results of a different batch."""
+
+
+def results_path(out_dir: str | Path) -> Path:
+    return Path(out_dir) / RESULTS
+
+
+def _chunks(plan: BatchPlan) -> tuple[int, ...]:
+    """One Zarr chunk per task: one variant, one point, ``plan.chunk`` replicates."""
+    return tuple(1 for _ in plan.dims[:-1]) + (plan.chunk,)
+
+
+def _template(plan: BatchPlan) -> xr.Dataset:
+    dims, shape = plan.dims, plan.shape
+    coords: dict[str, Any] = {
+        "variant": ("variant", np.arange(len(plan.variants), dtype=np.int64),
+                    {"long_name": "variant id", "flag_values": list(range(len(plan.variants))),
+                     "flag_meanings": " ".join(plan.variants)}),
+        "replicate": ("replicate", np.arange(plan.runs, dtype=np.int64), {"long_name": "replicate number"}),
+    }
+    data: dict[str, Any] = {
+        "seed": ("replicate", plan.seeds(), {"long_name": "run seed of the replicate, the same in every "
+                                                          "variant and point (common random numbers)"}),
+    }
+    if plan.design is not None:
+        coords["point"] = ("point", np.arange(plan.n_points, dtype=np.int64), {"long_name": "design point"})
+        for i, name in enumerate(plan.design.names):
+            data[name] = ("point", plan.design.values[:, i].copy(),
+                          {"long_name": parameter(name).what, "design_parameter": 1})
+    # The results are lazy (dask) arrays, never computed: creating the store writes their metadata only,
+    # and a chunk not yet written reads as the fill value (NaN; False for ``done``).
+    chunks = _chunks(plan)
+    for m in MEASURES:
+        data[m.name] = (dims, da.full(shape, np.nan, chunks=chunks), {"units": m.units, "long_name": m.long_name,
+                                                                      "kind": m.kind})
+    data[DONE] = (dims, da.zeros(shape, dtype=bool, chunks=chunks), {"long_name": "replicate written"})
+    attrs = {"title": f"batch of {plan.scenario_name}", **plan.identity(),
+             "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (base: no --variant)"}
+    return xr.Dataset(data, coords=coords, attrs=attrs)
+
+
+class ResultStore:
+    """A batch's results on disk: create or reopen, see what is done, write a finished chunk."""
+
+    def __init__(self, path: Path, plan: BatchPlan) -> None:
+        self.path = path
+        self.plan = plan
+        group = zarr.open_group(str(path), mode="r+")
+        self._arrays = {name: group[name] for name in (*MEASURE_NAMES, DONE)}  # opened once: writes are many
+
+    @classmethod
+    def open_or_create(cls, out_dir: str | Path, plan: BatchPlan) -> ResultStore:
+        """The store of ``plan`` in ``out_dir``: a new one, or the one an earlier run of the same batch
+        left (to resume). StoreMismatch if ``out_dir`` holds another batch's results."""
+        path = results_path(out_dir)
+        if path.exists():
+            attrs = dict(zarr.open_group(str(path), mode="r").attrs)
+            want = plan.identity()
+            differ = [k for k, v in want.items() if attrs.get(k) != v]
+            if differ:
+                raise StoreMismatch(f"{path} holds the results of another batch (it differs in "
+                                    f"{', '.join(differ)}); give another --out, or remove it to start again")
+            return cls(path, plan)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        encoding = {m: {"chunks": _chunks(plan)} for m in (*MEASURE_NAMES, DONE)}
+        with warnings.catch_warnings():
+            # Zarr 3 marks its consolidated metadata as outside the spec; we do not use it.
+            warnings.simplefilter("ignore", category=UserWarning)
+            _template(plan).to_zarr(str(path), mode="w-", encoding=encoding, consolidated=False, compute=False)
+        return cls(path, plan)
+
+    def done(self) -> np.ndarray:
+        """The completion mask (bool, the batch's shape)."""
+        return np.asarray(self._arrays[DONE][...], dtype=bool)
+
+    def pending(self) -> list[Chunk]:
+        """The batch's chunks not yet wholly written."""
+        mask = self.done()
+        return [c for c in self.plan.chunks() if not mask[self.plan.index(c)].all()]
+
+    def write(self, chunk: Chunk, values: np.ndarray) -> None:
+        """Write a finished chunk: ``values`` is measures x replicates (MEASURE_NAMES order). The
+        measures first, then the mask, so that a crash in between leaves the chunk to be rerun."""
+        if values.shape != (len(MEASURE_NAMES), chunk.n):
+            raise ValueError(f"chunk {chunk}: expected {len(MEASURE_NAMES)} x {chunk.n} values, got {values.shape}")
+        idx = self.plan.index(chunk)
+        for i, name in enumerate(MEASURE_NAMES):
+            self._arrays[name][idx] = values[i]
+        self._arrays[DONE][idx] = np.ones(chunk.n, dtype=bool)
+
+
+def open_results(out_dir: str | Path) -> xr.Dataset:
+    """A batch's results as an xarray Dataset (lazy, Dask-backed), with the variant names as the
+    ``variant_name`` coordinate and the design parameters' names in ``attrs['design_parameters']``."""
+    path = results_path(out_dir)
+    if not path.exists():
+        raise FileNotFoundError(f"{out_dir}: no batch results here (no {RESULTS})")
+    ds = xr.open_zarr(str(path), consolidated=False)
+    names = str(ds["variant"].attrs.get("flag_meanings", "")).split()
+    ds = ds.assign_coords(variant_name=("variant", np.array(names, dtype=object)))
+    params = [k for k, v in ds.data_vars.items() if v.attrs.get("design_parameter")]
+    ds = ds[["seed", *params, *MEASURE_NAMES, DONE]]  # a stable order: the store lists them as it likes
+    ds.attrs["design_parameters"] = json.dumps(params)
+    return ds
+
+
+def design_of(ds: xr.Dataset) -> Design | None:
+    """The design a batch's results were made with, or None."""
+    text = ds.attrs.get("design") or ""
+    return Design.from_description(text) if text else None

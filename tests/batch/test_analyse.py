@@ -1,0 +1,78 @@
+"""Analysis: Wilson and t intervals against hand-computed values, paired differences on common seeds (zero
+for a variant that changes nothing), and analysis.html."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from campaign.batch.analyse import analyse, paired_difference, summarise, t_interval, wilson
+from campaign.batch.store import open_results
+
+
+def test_wilson_interval_by_hand() -> None:
+    # 8 successes in 20, z = 1.959964: centre (0.4 + z²/40)/(1 + z²/20) = 0.49603648/1.19207295 = 0.416112,
+    # half-width z/(1 + z²/20)·√(0.24/20 + z²/1600) = 1.644165 x 0.120004 = 0.197306: 0.2188 to 0.6134.
+    e = wilson(8, 20)
+    assert (e.n, e.value) == (20, 0.4)
+    assert e.low == pytest.approx(0.218806, abs=2e-6) and e.high == pytest.approx(0.613418, abs=2e-6)
+    none, all_ = wilson(0, 20), wilson(20, 20)
+    assert none.low == 0.0 and none.high == pytest.approx(0.161125, abs=2e-6)  # z²/(n + z²)
+    assert all_.high == 1.0 and all_.low == pytest.approx(1 - 0.161125, abs=2e-6)
+    assert math.isnan(wilson(0, 0).value)
+
+
+def test_t_interval_by_hand() -> None:
+    # mean 3, s = 1.58114 (1..5), t(0.975, 4) = 2.776445: 3 ± 1.963243.
+    e = t_interval(np.array([1.0, 2.0, 3.0, 4.0, 5.0, np.nan]))
+    assert e.n == 5 and e.value == 3.0
+    assert e.low == pytest.approx(3 - 1.963243, abs=1e-6) and e.high == pytest.approx(3 + 1.963243, abs=1e-6)
+    one = t_interval(np.array([2.0]))
+    assert one.value == 2.0 and math.isnan(one.low)
+    flat = t_interval(np.array([2.0, 2.0, 2.0]))
+    assert (flat.low, flat.high) == (2.0, 2.0)
+
+
+def test_paired_difference_uses_only_pairs_with_both_values() -> None:
+    d = paired_difference(np.array([1.0, 2.0, np.nan, 5.0]), np.array([0.0, 2.0, 1.0, np.nan]))
+    assert d.n == 2 and d.value == 0.5
+
+
+def test_a_variant_identical_to_the_base_gives_zero_paired_differences(reference) -> None:
+    rows = summarise(open_results(reference).load(), measures=["battles", "events", "points_entente",
+                                                                "goeben_in_action", "hits_on_goeben"])
+    same = [r for r in rows if r.variant == "same"]
+    assert same and all(r.difference.n == 20 and r.difference.value == 0.0 for r in same)
+    assert all((r.difference.low, r.difference.high) == (0.0, 0.0) for r in same)
+    faster = [r for r in rows if r.variant == "faster" and r.measure == "events"]
+    assert faster[0].difference.value != 0.0  # a real change shows
+    assert all(r.difference is None for r in rows if r.variant == "base")
+
+
+def test_estimates_use_the_right_interval(reference) -> None:
+    ds = open_results(reference).load()
+    rows = {(r.variant, r.measure): r for r in summarise(ds, ["goeben_in_action", "battles"])}
+    flag = rows[("base", "goeben_in_action")]
+    k = int(np.nansum(ds["goeben_in_action"].values[0]))
+    assert flag.kind == "flag" and flag.estimate == wilson(k, 20)
+    assert rows[("base", "battles")].estimate == t_interval(ds["battles"].values[0])
+
+
+def test_analyse_prints_a_table_per_variant_and_writes_the_page(reference) -> None:
+    text, written = analyse(reference)
+    assert "== base" in text and "== same" in text and "== faster" in text
+    assert "60 of 60 replicates done" in text
+    html = (reference / "analysis.html").read_text()
+    assert html.count("plotly.js v") >= 1 and "Goeben's escape probability by variant" in html
+    assert "Paired differences from the base" in html
+    data = json.loads((reference / "analysis.json").read_text())
+    assert {r["variant"] for r in data} == {"base", "same", "faster"}
+    assert {p.name for p in written} == {"analysis.html", "analysis.json"}
+
+
+def test_unknown_measures_are_refused(reference) -> None:
+    with pytest.raises(ValueError, match="unknown measure"):
+        analyse(reference, ["nope"])

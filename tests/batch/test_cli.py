@@ -1,0 +1,65 @@
+"""The batch and analyse commands: bad arguments exit 2 with a message and write nothing; a batch on an
+existing cluster, resumed, and analysed."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.cli import main
+from tests.batch.conftest import SEED
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--runs", "0"], "--runs: must be 1 or more"),
+    (["--seed", "-1"], "--seed: must be 0 or more"),
+    (["--workers", "0"], "--workers: must be 1 or more"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
+    (["--variants", "nope"], "no variant 'nope'"),
+    (["--chunk", "0"], "--chunk: must be 1 or more"),
+    (["--design", "missing.yaml"], "no such file"),
+])
+def test_bad_batch_arguments_exit_2_and_write_nothing(small, tmp_path, capsys, args, says) -> None:
+    out = tmp_path / "out"
+    assert main(["batch", str(small), "--out", str(out), *args]) == 2
+    assert says in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_scenario_fault_exits_2(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\n")
+    assert main(["batch", str(bad), "--out", str(tmp_path / "o")]) == 2
+    assert "required field is missing" in capsys.readouterr().err
+
+
+def test_analyse_of_a_folder_without_results_exits_2(tmp_path, capsys) -> None:
+    assert main(["analyse", str(tmp_path)]) == 2
+    assert "no batch results" in capsys.readouterr().err
+
+
+def test_batch_on_a_cluster_resume_and_analyse(small, cluster, tmp_path, capsys) -> None:
+    out = tmp_path / "b"
+    common = ["batch", str(small), "--variants", "same", "--runs", "4", "--scheduler", cluster, "--out", str(out),
+              "--no-progress"]
+    args = [*common, "--seed", str(SEED)]
+    assert main(args) == 0
+    said = capsys.readouterr().out
+    assert "2 variants x 1 design point(s) x 4 replicates = 8" in said and "ran 8 replicates" in said
+    assert f"python run_campaign.py {small} --variant same --seed " in said
+    assert main(args) == 0
+    assert "resumed: 8 of 8 tasks were already done" in capsys.readouterr().out
+    assert main([*common, "--seed", "8"]) == 2  # another batch's store
+    assert "holds the results of another batch" in capsys.readouterr().err
+    assert main(["analyse", str(out), "--measures", "battles,events"]) == 0
+    said = capsys.readouterr().out
+    assert "== same" in said and "battles" in said and (out / "analysis.html").exists()
+
+
+def test_a_kept_replicate_reruns_exactly_with_the_run_command(small, reference, tmp_path) -> None:
+    """The rerun the batch prints: the run command with the variant and the replicate's seed gives the very
+    records the batch kept (and every other file of a run)."""
+    kept = min((reference / "records" / "faster").iterdir())
+    out = tmp_path / "rerun"
+    assert main(["run", str(small), "--variant", "faster", "--seed", kept.name, "--out", str(out)]) == 0
+    assert (out / "events.jsonl").read_bytes() == (kept / "events.jsonl").read_bytes()
+    assert (out / "replay.html").exists()

@@ -1,0 +1,128 @@
+"""Design parameters and the scenario's rule-table factors: 1.0 changes nothing; other values change
+exactly the rules they name."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+import simpy
+import yaml
+
+from campaign.batch.parameters import ParameterError, apply_parameters, parameter
+from campaign.paths import ROOT
+from campaign.runner import run
+from campaign.scenario.loader import ScenarioError, load_scenario
+from campaign.world.clock import Clock
+from campaign.world.records import Recorder
+from campaign.world.sighting import default_sighting_rules
+from campaign.world.signal_data import default_signal_data
+from campaign.world.signals import SignalNetwork
+from campaign.world.world import World
+from tests.batch.conftest import small_scenario
+
+HISTORICAL = ROOT / "scenarios" / "goeben_1914.yaml"
+
+
+@pytest.fixture(scope="module")
+def small_loaded(small):
+    return load_scenario(small)
+
+
+def goeben(sc):
+    return next(sh for f in sc.forces for sh in f.ships if sh.name == "Goeben")
+
+
+def test_factors_of_one_change_nothing(small_loaded) -> None:
+    same = apply_parameters(small_loaded, {"sighting_range_factor": 1.0, "telegraph_delay_factor": 1.0})
+    assert same.factors == small_loaded.factors
+    for seed in (0, 1):
+        assert run(same, seed=seed).events == run(small_loaded, seed=seed).events
+
+
+def test_a_shorter_sighting_range_sights_later_and_nearer(small_loaded) -> None:
+    def first_sighting(sc):
+        return next(e for e in run(sc, seed=0).events if e["type"] == "sighting")
+
+    base = first_sighting(small_loaded)
+    short = first_sighting(apply_parameters(small_loaded, {"sighting_range_factor": 0.5}))
+    assert short["t"] > base["t"] and short["range_nm"] < base["range_nm"]
+
+
+def test_sighting_rules_scale_every_range_but_janes_miss_distance() -> None:
+    rules = default_sighting_rules()
+    assert rules.scaled(1.0) is rules
+    half = rules.scaled(0.5)
+    assert {k: 2 * v for k, v in half.hull_range_nm.items()} == dict(rules.hull_range_nm)
+    assert {k: 2 * v for k, v in half.smoke_range_nm.items()} == dict(rules.smoke_range_nm)
+    assert half.miss_distance_nm == rules.miss_distance_nm
+    assert half.max_range_nm() == pytest.approx(rules.max_range_nm() / 2)
+
+
+def test_telegraph_factor_multiplies_every_telegraph_delay_admiralty_to_malta() -> None:
+    """The real network, by day: dispatch, line minutes and handling all double; deciphering does not."""
+    base = default_signal_data()
+    assert base.with_telegraph_delay(1.0) is base
+    delays = {}
+    for factor in (1.0, 2.0):
+        data = base.with_telegraph_delay(factor)
+        env, rec = simpy.Environment(), Recorder()
+        net = SignalNetwork(env, rec.emit, Clock(datetime(1914, 8, 4, 12, tzinfo=UTC)),
+                            is_night=lambda lat, lon, when: False, data=data,
+                            sides={"United Kingdom": "Entente"})
+        net.register("Admiralty", "Entente", "United Kingdom", station="London")
+        net.register("C-in-C Malta", "Entente", "United Kingdom", station="Valletta")
+        msg = net.send("Admiralty", "C-in-C Malta", "order", {}, "Goeben is your objective")
+        env.run(until=3000)
+        delays[factor] = next(r.data["delay_min"] for r in rec.records
+                              if r.type == "message_received" and r.data["id"] == msg.id)
+    decipher = base.wireless.decipher_min
+    assert delays[2.0] - decipher == pytest.approx(2 * (delays[1.0] - decipher))
+
+
+def test_the_world_builds_its_rules_from_the_scenarios_factors(small_loaded) -> None:
+    sc = replace(small_loaded, factors=replace(small_loaded.factors, sighting_range=0.5, telegraph_delay=3.0))
+    w = World(sc, 0)
+    rules = default_sighting_rules()
+    assert w.contacts.model.rules.hull_range_nm["day"] == pytest.approx(rules.hull_range_nm["day"] * 0.5)
+    tele = default_signal_data().telegraph
+    assert w.command.net.data.telegraph.day_min_per_1000_nm == pytest.approx(3 * tele.day_min_per_1000_nm)
+    plain = World(small_loaded, 0)
+    assert plain.contacts.model.rules is rules and plain.command.net.data is default_signal_data()
+
+
+def test_a_scenario_file_may_give_factors(write_scenario) -> None:
+    sc = load_scenario(write_scenario(small_scenario() | {"factors": {"sighting_range": 0.8, "note": "haze"}}))
+    assert sc.factors.sighting_range == 0.8 and sc.factors.telegraph_delay == 1.0
+    with pytest.raises(ScenarioError, match="factors.telegraph_delay"):
+        load_scenario(write_scenario(small_scenario() | {"factors": {"telegraph_delay": 0}}))
+
+
+def test_goeben_sustained_speed_keeps_the_speed_order_on_a_real_variant() -> None:
+    slow = load_scenario(HISTORICAL, variant="goeben_no_fast_speed")  # design = sustained = 15.7 kn
+    g = goeben(apply_parameters(slow, {"goeben_sustained_kn": 20.0}))
+    assert (g.design_speed_kn, g.sustained_speed_kn) == (20.0, 20.0)
+    assert g.economical_speed_kn == goeben(slow).economical_speed_kn
+    g = goeben(apply_parameters(slow, {"goeben_sustained_kn": 5.0}))
+    assert (g.design_speed_kn, g.sustained_speed_kn, g.economical_speed_kn) == (15.7, 5.0, 5.0)
+    assert "batch design parameter" in g.sources["speed_kn"]
+    others = [sh for f in slow.forces for sh in f.ships if sh.name != "Goeben"]
+    changed = apply_parameters(slow, {"goeben_sustained_kn": 20.0})
+    assert [sh for f in changed.forces for sh in f.ships if sh.name != "Goeben"] == others
+
+
+def test_a_parameter_the_scenario_cannot_take_is_refused(write_scenario) -> None:
+    content = small_scenario() | {"forces": [small_scenario()["forces"][1]]}
+    content["command"] = {"standing": {"Gloucester": content["command"]["standing"]["Gloucester"]}}
+    no_goeben = load_scenario(write_scenario(content))
+    with pytest.raises(ParameterError, match="no ship Goeben"):
+        apply_parameters(no_goeben, {"goeben_sustained_kn": 20.0})
+    with pytest.raises(ParameterError, match="outside"):
+        apply_parameters(no_goeben, {"sighting_range_factor": 0.0})
+    with pytest.raises(ParameterError, match="known: sighting_range_factor"):
+        parameter("speed")
+
+
+def test_small_scenario_yaml_is_plain(small) -> None:
+    assert yaml.safe_load(small.read_text())["name"] == "test_scenario"

@@ -1,0 +1,135 @@
+"""The batch driver on Dask: the same inputs give the same Dataset whatever the workers; a killed worker,
+an interrupted and resumed batch and a failed task all end with every replicate exactly once."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from campaign.batch.analyse import analyse
+from campaign.batch.design import parse_design
+from campaign.batch.measures import MEASURE_NAMES, flatten
+from campaign.batch.replicate import rerun
+from campaign.batch.run import make_plan, run_batch
+from campaign.batch.store import DONE, open_results
+from tests.batch import helpers
+from tests.batch.conftest import CHUNK, RUNS, SEED
+
+SMALL = "base,same"  # the smaller batches of the failure tests: two variants,
+SMALL_RUNS = 10  # ten replicates each
+
+
+def dataset(out):
+    return open_results(out).load()
+
+
+def assert_same_as_reference(ds, ref) -> None:
+    """Every measure of ``ds`` equals the reference batch's for the same variants and replicates (the
+    same seeds: replicate r's seed depends on the batch seed and r alone)."""
+    names = [str(v) for v in ds["variant_name"].values]
+    rows = [list(ref["variant_name"].values).index(v) for v in names]
+    n = ds.sizes["replicate"]
+    assert ds["seed"].values.tolist() == ref["seed"].values[:n].tolist()
+    assert ds[DONE].values.all()
+    for m in MEASURE_NAMES:
+        np.testing.assert_array_equal(ds[m].values, ref[m].values[rows, :n], err_msg=m)
+
+
+def record_files(out) -> list[tuple[str, str]]:
+    return sorted((p.parent.parent.name, p.parent.name) for p in (out / "records").rglob("events.jsonl"))
+
+
+def expected_records(ds) -> list[tuple[str, str]]:
+    return sorted((str(v), str(s)) for v in ds["variant_name"].values for s in ds["seed"].values)
+
+
+def test_the_reference_batch_is_complete_and_varies_with_the_seed(reference) -> None:
+    ds = dataset(reference)
+    assert dict(ds.sizes) == {"variant": 3, "replicate": RUNS}
+    assert list(ds["variant_name"].values) == ["base", "faster", "same"]
+    assert ds[DONE].values.all()
+    assert len(np.unique(ds["events"].values[0])) > 1  # replicates differ: the test below is not trivial
+    assert record_files(reference) == expected_records(ds)
+
+
+def test_one_worker_gives_the_same_dataset_as_two(small, reference, tmp_path) -> None:
+    outcome = run_batch(make_plan(small, "all", RUNS, SEED, CHUNK), tmp_path, workers=1, progress=False)
+    assert outcome.complete and outcome.workers == 1 and not outcome.failed
+    assert dataset(tmp_path).identical(dataset(reference))
+
+
+def test_a_killed_worker_is_replaced_and_every_replicate_written_once(small, cluster, reference, tmp_path) -> None:
+    marker = tmp_path / "killed"
+    out = tmp_path / "out"
+    outcome = run_batch(make_plan(small, SMALL, SMALL_RUNS, SEED), out, scheduler=cluster, progress=False,
+                        keep_records=True, task_fn=functools.partial(helpers.kill_once, marker=str(marker)))
+    assert marker.exists()  # a worker did die mid-batch
+    assert outcome.complete and not outcome.failed
+    ds = dataset(out)
+    assert_same_as_reference(ds, dataset(reference))
+    assert record_files(out) == expected_records(ds)
+
+
+class Interrupt(Exception):
+    pass
+
+
+def test_an_interrupted_batch_resumes_where_it_stopped(small, cluster, reference, tmp_path) -> None:
+    plan = make_plan(small, SMALL, SMALL_RUNS, SEED)
+    stop_after = 3
+
+    def stop(chunk, written):
+        if written == stop_after:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        run_batch(plan, tmp_path, scheduler=cluster, progress=False, keep_records=True, on_chunk=stop)
+    part = dataset(tmp_path)
+    written = int(part[DONE].values.sum())
+    assert 0 < written < plan.n_replicates
+    assert np.isnan(part["events"].where(~part[DONE])).all()  # nothing but whole chunks was written
+
+    seen = []
+    outcome = run_batch(plan, tmp_path, scheduler=cluster, progress=False, keep_records=True,
+                        on_chunk=lambda c, n: seen.append(c))
+    assert outcome.already_done == stop_after and outcome.ran == len(plan.chunks()) - stop_after
+    assert outcome.replicates_run == plan.n_replicates - written
+    assert len(seen) == len(set(seen))  # no chunk run twice in the resumed batch
+    ds = dataset(tmp_path)
+    assert_same_as_reference(ds, dataset(reference))
+    assert record_files(tmp_path) == expected_records(ds)
+    again = run_batch(plan, tmp_path, scheduler=cluster, progress=False)
+    assert again.ran == 0 and again.complete  # a finished batch is left alone
+
+
+def test_a_failing_variant_is_reported_and_rerun_later(small, cluster, reference, tmp_path) -> None:
+    plan = make_plan(small, SMALL, SMALL_RUNS, SEED)
+    outcome = run_batch(plan, tmp_path, scheduler=cluster, progress=False, retries=0,
+                        task_fn=functools.partial(helpers.fail_variant, variant="same"))
+    assert not outcome.complete and outcome.failed
+    assert all(where["variant"] == "same" and "boom in same" in err for where, err in outcome.failed)
+    done = dataset(tmp_path)[DONE].values
+    assert done[0].all() and not done[1].any()
+    assert run_batch(plan, tmp_path, scheduler=cluster, progress=False).complete
+    assert_same_as_reference(dataset(tmp_path), dataset(reference))
+
+
+def test_a_design_batch_adds_points_and_keeps_common_seeds(small, cluster, reference, tmp_path) -> None:
+    design = parse_design({"kind": "grid", "parameters": {"sighting_range_factor": {"values": [0.5, 1.0]}}})
+    plan = make_plan(small, "base", 4, SEED, design=design)
+    assert run_batch(plan, tmp_path, scheduler=cluster, progress=False).complete
+    ds = dataset(tmp_path)
+    assert ds["events"].dims == ("variant", "point", "replicate") and dict(ds.sizes)["point"] == 2
+    ref = dataset(reference)
+    # At factor 1.0 a replicate is the reference batch's replicate of the same number (the same seed).
+    for name in ("events", "battles", "points_entente", "contacts_goeben"):
+        assert ds[name].values[0, 1].tolist() == ref[name].values[0, :4].tolist()
+    assert not np.array_equal(ds["events"].values[0, 0], ds["events"].values[0, 1])  # the factor matters
+    # A design point's replicate reruns exactly (campaign.batch.replicate.rerun) with the point's parameters.
+    result = rerun(small, "base", int(ds["seed"].values[2]), {"sighting_range_factor": 0.5})
+    assert flatten(result.events, result.meta)["events"] == ds["events"].values[0, 0, 2]
+    text, _ = analyse(tmp_path)
+    assert "pooled over the design points (sighting_range_factor)" in text and "8 of 8 replicates done" in text
+    assert "Sensitivity: the mean of each measure" in (tmp_path / "analysis.html").read_text()

@@ -1,0 +1,99 @@
+"""The Zarr store: the batch's shape, chunk-by-chunk writes with a completion mask, resume, no duplicates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from campaign.batch.design import parse_design
+from campaign.batch.measures import MEASURE_NAMES
+from campaign.batch.plan import BatchPlan, default_chunk
+from campaign.batch.seeds import replicate_seeds
+from campaign.batch.store import DONE, ResultStore, StoreMismatch, design_of, open_results
+
+N_MEASURES = len(MEASURE_NAMES)
+
+
+def plan(**kw) -> BatchPlan:
+    args = {"scenario": "/s.yaml", "scenario_name": "s", "variants": ("base", "a"), "runs": 7, "seed": 3, "chunk": 3}
+    return BatchPlan(**(args | kw))
+
+
+def values_for(chunk, offset: float = 0.0) -> np.ndarray:
+    return np.arange(N_MEASURES * chunk.n, dtype=np.float64).reshape(N_MEASURES, chunk.n) + 100 * chunk.v + offset
+
+
+def test_default_chunk() -> None:
+    assert [default_chunk(n) for n in (1, 32, 33, 100, 640, 641, 10_000)] == [1, 1, 2, 4, 20, 20, 20]
+
+
+def test_a_new_store_has_the_batchs_shape_seeds_and_nothing_done(tmp_path) -> None:
+    p = plan()
+    store = ResultStore.open_or_create(tmp_path, p)
+    assert store.pending() == p.chunks() and len(p.chunks()) == 6
+    ds = open_results(tmp_path)
+    assert dict(ds.sizes) == {"variant": 2, "replicate": 7}
+    assert list(ds["variant_name"].values) == ["base", "a"]
+    assert np.array_equal(ds["seed"].values, replicate_seeds(3, 7))
+    assert set(MEASURE_NAMES) <= set(ds.data_vars) and ds["goeben_arrival_h"].attrs["units"] == "h"
+    assert np.isnan(ds["battles"].values).all() and not ds[DONE].values.any()
+    assert ds["battles"].encoding["chunks"] == (1, 3)  # one task, one Zarr chunk
+
+
+def test_written_chunks_are_done_and_skipped_on_reopening(tmp_path) -> None:
+    p = plan()
+    store = ResultStore.open_or_create(tmp_path, p)
+    first, last = p.chunks()[0], p.chunks()[-1]
+    store.write(first, values_for(first))
+    store.write(last, values_for(last))
+    again = ResultStore.open_or_create(tmp_path, p)
+    assert again.pending() == p.chunks()[1:-1]
+    ds = open_results(tmp_path).load()
+    assert ds[DONE].values.sum() == first.n + last.n
+    assert ds["goeben_escaped"].values[0, :3].tolist() == values_for(first)[0].tolist()
+    assert ds["events"].values[1, 6:].tolist() == values_for(last)[-1].tolist()
+
+
+def test_a_chunk_written_twice_keeps_one_copy(tmp_path) -> None:
+    p = plan()
+    store = ResultStore.open_or_create(tmp_path, p)
+    c = p.chunks()[1]
+    store.write(c, values_for(c))
+    before = open_results(tmp_path).load()
+    store.write(c, values_for(c))  # a retried task: the same values into the same cells
+    after = open_results(tmp_path).load()
+    assert after.identical(before)
+    assert int(after[DONE].values.sum()) == c.n
+
+
+def test_a_chunk_of_the_wrong_shape_is_refused(tmp_path) -> None:
+    p = plan()
+    store = ResultStore.open_or_create(tmp_path, p)
+    with pytest.raises(ValueError, match="expected"):
+        store.write(p.chunks()[0], np.zeros((N_MEASURES, 1)))
+
+
+@pytest.mark.parametrize("change", [{"seed": 4}, {"runs": 8}, {"variants": ("base", "b")}, {"chunk": 2}])
+def test_another_batchs_store_is_refused(tmp_path, change) -> None:
+    ResultStore.open_or_create(tmp_path, plan())
+    with pytest.raises(StoreMismatch, match="another batch"):
+        ResultStore.open_or_create(tmp_path, plan(**change))
+
+
+def test_a_design_adds_the_point_dimension_and_its_parameters(tmp_path) -> None:
+    d = parse_design({"kind": "grid", "parameters": {"sighting_range_factor": {"values": [0.5, 1.0, 2.0]}}})
+    p = plan(design=d)
+    store = ResultStore.open_or_create(tmp_path, p)
+    assert len(p.chunks()) == 2 * 3 * 3
+    c = next(c for c in p.chunks() if c.p == 2 and c.v == 1)
+    store.write(c, values_for(c))
+    ds = open_results(tmp_path).load()
+    assert ds["battles"].dims == ("variant", "point", "replicate") and dict(ds.sizes)["point"] == 3
+    assert ds["sighting_range_factor"].values.tolist() == [0.5, 1.0, 2.0]
+    assert ds[DONE].values[1, 2, c.r0:c.r1].all() and ds[DONE].values.sum() == c.n
+    assert design_of(ds).values.tolist() == d.values.tolist()
+
+
+def test_a_missing_store_is_reported(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match="no batch results"):
+        open_results(tmp_path)
