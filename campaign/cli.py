@@ -18,6 +18,7 @@ fault to standard error and exits with status 2, having written nothing.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -404,3 +405,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadInput as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader closed the pipe (`... | head`): what it did not read is not wanted. Point standard
+        # output at nothing so that the interpreter's last flush does not fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -101,3 +101,25 @@ def test_route_with_forbidden_waters_and_ship_size() -> None:
     assert float(belt.stdout.split()[0]) > float(free.stdout.split()[0]) + 50
     canal = cli("route", "Patras", "Piraeus", "--ship", "Breslau")
     assert canal.returncode == 0 and "through: Corinth Canal" in canal.stdout
+
+
+
+def test_a_listing_cut_short_by_its_reader_is_not_an_error(monkeypatch):
+    # `run_campaign.py variants ... | head`: the reader has closed the pipe, so writing fails with
+    # BrokenPipeError; the command ends quietly instead of with a traceback.
+    import os
+
+    from campaign.cli import main
+
+    read_fd, write_fd = os.pipe()
+    os.close(read_fd)
+    out = os.fdopen(write_fd, "w", buffering=1)
+    monkeypatch.setattr(sys, "stdout", out)
+    try:
+        assert main(["variants", str(SCENARIO_DIR / "goeben_1914.yaml")]) == 0
+    finally:
+        monkeypatch.undo()
+        try:
+            out.close()
+        except OSError:
+            pass
