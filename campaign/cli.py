@@ -2,6 +2,7 @@
 
     python run_campaign.py SCENARIO.yaml [--seed N] [--out DIR]     run one replicate, write its files
     python run_campaign.py SCENARIO.yaml --variant NAME             run one of its what-ifs
+    python run_campaign.py SCENARIO.yaml --set NAME=VALUE [...]     run it at a batch design point
     python run_campaign.py variants SCENARIO.yaml                   list its what-ifs, one line each
     python run_campaign.py validate SCENARIO.yaml                   check a scenario file, run nothing
     python run_campaign.py route FROM TO [--avoid Italy:6] [...]    a sea route's length and waypoints
@@ -68,6 +69,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="tactical engine for the run's battles (default: the scenario's 'tactics: engine', "
                         "else nwc1905): nwc1905 = Naval War College 1905, jane = Jane's game, board = the "
                         "1914 board game's combat table")
+    r.add_argument("--set", action="append", default=[], metavar="PARAMETER=VALUE", dest="parameters",
+                   help="set a batch design parameter for this run (repeatable), e.g. sighting_range_factor=1.2: "
+                        "reruns one replicate of a design batch exactly; parameters: "
+                        "sighting_range_factor, telegraph_delay_factor, goeben_sustained_kn")
 
     v = sub.add_parser("validate", help="check a scenario file and report every fault; run nothing",
                        description="Check a scenario file's form and meaning (ships, places, times, orders).")
@@ -217,8 +222,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
     print(f"  rerun any replicate exactly: python run_campaign.py {args.scenario}{variant_arg} --seed {seed0}  "
           f"(replicate 0 of {example}; each replicate's seed is in the store's 'seed')")
     if plan.design is not None:
-        print("  a design point's replicate: campaign.batch.replicate.rerun(SCENARIO, VARIANT, SEED, "
-              "{parameter: value, ...}).write(OUTDIR)")
+        # repr, not a rounded form: a Latin hypercube's values must come back bit for bit.
+        sets = " ".join(f"--set {name}={value!r}" for name, value in plan.design.point(0).items())
+        print(f"  a design point's replicate: python run_campaign.py {args.scenario}{variant_arg} --seed {seed0} "
+              f"{sets}  (point 0; each point's values are in the store's parameter variables)")
     print(f"  analyse it: python run_campaign.py analyse {out}")
     if outcome.failed:
         for where, error in outcome.failed[:5]:
@@ -327,7 +334,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.seed < 0:
         raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
+    values = _parameter_values(args.parameters)
     sc = load_scenario(args.scenario, variant=args.variant)
+    if values:
+        from campaign.batch.parameters import ParameterError, apply_parameters
+
+        try:
+            sc = apply_parameters(sc, values)
+        except ParameterError as exc:
+            raise BadInput(f"--set: {exc}") from None
     result = run(sc, seed=args.seed, engine=args.engine)
     out = args.out or Path("outputs") / sc.name
     if out.exists() and not out.is_dir():
@@ -341,6 +356,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     for path in written:
         print(f"  wrote {path}")
     return 0
+
+
+def _parameter_values(items: Sequence[str]) -> dict[str, float]:
+    """``--set NAME=VALUE`` arguments as {name: value}; BadInput names the faulty one."""
+    from campaign.batch.parameters import ParameterError, check_value
+
+    values: dict[str, float] = {}
+    for item in items:
+        name, eq, text = item.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise BadInput(f"--set: '{item}' is not PARAMETER=VALUE")
+        value = _float(text.strip(), f"--set {name}")
+        try:
+            check_value(name, value)
+        except ParameterError as exc:
+            raise BadInput(f"--set: {exc}") from None
+        if name in values:
+            raise BadInput(f"--set: {name} is given twice")
+        values[name] = value
+    return values
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

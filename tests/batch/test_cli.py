@@ -63,3 +63,53 @@ def test_a_kept_replicate_reruns_exactly_with_the_run_command(small, reference, 
     assert main(["run", str(small), "--variant", "faster", "--seed", kept.name, "--out", str(out)]) == 0
     assert (out / "events.jsonl").read_bytes() == (kept / "events.jsonl").read_bytes()
     assert (out / "replay.html").exists()
+
+
+def test_a_design_point_reruns_exactly_with_the_run_command(small, tmp_path) -> None:
+    """``run --set PARAMETER=VALUE``: the run of a design batch's replicate at its point, the same records as
+    ``rerun`` gives; and the parameter changes the run (Goeben held to 10 kn)."""
+    from campaign.batch.replicate import rerun
+
+    out, plain = tmp_path / "set", tmp_path / "plain"
+    assert main(["run", str(small), "--seed", "3", "--set", "goeben_sustained_kn=10", "--out", str(out)]) == 0
+    assert main(["run", str(small), "--seed", "3", "--out", str(plain)]) == 0
+    direct = rerun(small, "base", 3, {"goeben_sustained_kn": 10.0}).write(tmp_path / "direct")
+    assert direct and (out / "events.jsonl").read_bytes() == (tmp_path / "direct" / "events.jsonl").read_bytes()
+    assert (out / "events.jsonl").read_bytes() != (plain / "events.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize(("sets", "says"), [
+    (["nope=1"], "unknown parameter 'nope'"),
+    (["sighting_range_factor"], "is not PARAMETER=VALUE"),
+    (["sighting_range_factor=fast"], "'fast' is not a number"),
+    (["sighting_range_factor=50"], "outside 0.1..10"),
+    (["sighting_range_factor=1", "sighting_range_factor=2"], "given twice"),
+])
+def test_bad_design_parameters_exit_2_and_write_nothing(small, tmp_path, capsys, sets, says) -> None:
+    out = tmp_path / "out"
+    args = [a for s in sets for a in ("--set", s)]
+    assert main(["run", str(small), "--out", str(out), *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "--set" in err
+    assert not out.exists()
+
+
+def test_a_design_batch_prints_the_command_that_reruns_its_replicate(small, cluster, tmp_path, capsys) -> None:
+    """A Latin hypercube's point comes back bit for bit from the printed ``--set`` values: the rerun gives
+    the records the batch kept."""
+    import shlex
+
+    design = tmp_path / "design.yaml"
+    design.write_text("kind: lhs\npoints: 2\nseed: 5\nparameters:\n"
+                      "  goeben_sustained_kn: {low: 9.0, high: 15.0}\n")
+    out = tmp_path / "b"
+    assert main(["batch", str(small), "--variants", "base", "--runs", "1", "--design", str(design),
+                 "--scheduler", cluster, "--out", str(out), "--keep-records", "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    line = next(s for s in said.splitlines() if "a design point's replicate:" in s)
+    command = shlex.split(line.split("replicate:", 1)[1].split("(point 0")[0])
+    assert command[:2] == ["python", "run_campaign.py"] and "--set" in command
+    assert main([*command[2:], "--out", str(tmp_path / "rerun")]) == 0
+    seed = command[command.index("--seed") + 1]
+    kept = out / "records" / "base" / "point0" / seed / "events.jsonl"
+    assert (tmp_path / "rerun" / "events.jsonl").read_bytes() == kept.read_bytes()
