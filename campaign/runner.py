@@ -47,7 +47,14 @@ class RunResult:
         """The records as JSON objects, in time order (the lines of ``events.jsonl``)."""
         clock = self.clock
         ordered = sorted(self.records, key=lambda r: r.t_min)  # stable: same-time records keep their order
-        return [r.as_json(clock) for r in ordered]
+        iso: dict[float, str] = {}  # many records share an instant: format each instant once
+        out = []
+        for r in ordered:
+            text = iso.get(r.t_min)
+            if text is None:
+                text = iso[r.t_min] = clock.iso(r.t_min)
+            out.append(r.as_json(clock, text))
+        return out
 
     @cached_property
     def tracks(self) -> xr.Dataset:

@@ -97,6 +97,7 @@ class RunFacts:
         facts = cls(definitions)
         dard_keys = {place_key(p) for p in definitions.dardanelles.places}
         strait = _restricted_water(definitions.dardanelles.restricted_water)
+        box = tuple(strait.bounds)
         west_lon = definitions.west_exit.lon_deg
         shellings: dict[tuple[Any, ...], Shelling] = {}
         for rec in events:
@@ -130,7 +131,7 @@ class RunFacts:
                                           str(rec.get("town") or ""), str(rec.get("town_nation") or ""),
                                           str(rec.get("force") or unit), str(rec.get("side") or ""), ships,
                                           rec.get("until"))
-            if unit not in facts.entered_dardanelles and _in_dardanelles(rec, dard_keys, strait):
+            if unit not in facts.entered_dardanelles and _in_dardanelles(rec, dard_keys, strait, box):
                 facts.entered_dardanelles[unit] = rec
             lon = rec.get("lon")
             if unit not in facts.exited_west and lon is not None and float(lon) < west_lon:
@@ -212,16 +213,23 @@ def _restricted_water(name: str) -> Any:
                    "in data/restricted_waters.yaml")
 
 
-def _in_dardanelles(rec: Rec, place_keys: set[str], strait: Any) -> bool:
+def _in_dardanelles(rec: Rec, place_keys: set[str], strait: Any, box: tuple[float, ...]) -> bool:
+    """Is the record at a Dardanelles place, or inside the strait's polygon (``box``: its bounds,
+    west, south, east, north in degrees)?"""
     for key in ("place", "to") if rec.get("type") == "arrive" else ("place",):
         if rec.get(key) and place_key(str(rec[key])) in place_keys:
             return True
     lat, lon = rec.get("lat"), rec.get("lon")
     if lat is None or lon is None:
         return False
+    # Most records lie far from the strait: its bounding box settles them without a geometry test.
+    west, south, east, north = box
+    x, y = float(lon), float(lat)
+    if not (west <= x <= east and south <= y <= north):
+        return False
     import shapely
 
-    return bool(strait.contains(shapely.Point(float(lon), float(lat))))
+    return bool(shapely.contains_xy(strait, x, y))
 
 
 def place_nation(name: str) -> str | None:

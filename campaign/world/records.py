@@ -25,9 +25,11 @@ class Record:
     lon: float | None = None
     data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
-    def as_json(self, clock: Clock) -> dict[str, Any]:
-        """The JSON object of this record: ``t`` (UTC ISO-8601), ``t_min``, ``type`` and the rest."""
-        out: dict[str, Any] = {"t": clock.iso(self.t_min), "t_min": round(self.t_min, 4), "type": self.type}
+    def as_json(self, clock: Clock, iso: str | None = None) -> dict[str, Any]:
+        """The JSON object of this record: ``t`` (UTC ISO-8601), ``t_min``, ``type`` and the rest.
+        ``iso``: ``clock.iso(self.t_min)`` when the caller has it already (records share instants)."""
+        out: dict[str, Any] = {"t": iso if iso is not None else clock.iso(self.t_min), "t_min": round(self.t_min, 4),
+                               "type": self.type}
         if self.unit is not None:
             out["unit"] = self.unit
         if self.side is not None:
