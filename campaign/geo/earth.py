@@ -27,6 +27,12 @@ def _out(x: np.ndarray, scalar: bool) -> float | np.ndarray:
     return float(np.asarray(x).reshape(-1)[0]) if scalar else np.asarray(x)
 
 
+def _scalars(*args: ArrayLike) -> bool:
+    """Are all the arguments plain Python floats (or numpy's float64, a float)? Then pyproj's scalar call
+    serves, with no arrays: the same geodesic computation, for the hot paths (doctrine, the picture)."""
+    return all(isinstance(a, float) for a in args)
+
+
 def _prep(*args: ArrayLike) -> tuple[list[np.ndarray], bool]:
     scalar = all(np.ndim(a) == 0 for a in args)
     arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(a, dtype=float)) for a in args])
@@ -49,6 +55,8 @@ def distance_nm(lat1, lon1, lat2, lon2):
 
 def bearing_deg(lat1: ArrayLike, lon1: ArrayLike, lat2: ArrayLike, lon2: ArrayLike) -> float | np.ndarray:
     """Initial true bearing in degrees [0, 360) of the geodesic from point 1 to point 2."""
+    if _scalars(lat1, lon1, lat2, lon2):
+        return WGS84.inv(lon1, lat1, lon2, lat2)[0] % 360.0
     (a, b, c, d), scalar = _prep(lat1, lon1, lat2, lon2)
     az, _, _ = WGS84.inv(b, a, d, c)
     return _out(np.mod(np.asarray(az), 360.0), scalar)
@@ -58,6 +66,9 @@ def inverse(
     lat1: ArrayLike, lon1: ArrayLike, lat2: ArrayLike, lon2: ArrayLike
 ) -> tuple[float | np.ndarray, float | np.ndarray]:
     """(initial bearing in degrees [0, 360), distance in nm) from point 1 to point 2, in one call."""
+    if _scalars(lat1, lon1, lat2, lon2):
+        az, _, dist_m = WGS84.inv(lon1, lat1, lon2, lat2)
+        return az % 360.0, dist_m / M_PER_NM
     (a, b, c, d), scalar = _prep(lat1, lon1, lat2, lon2)
     az, _, dist_m = WGS84.inv(b, a, d, c)
     return _out(np.mod(np.asarray(az), 360.0), scalar), _out(np.asarray(dist_m) / M_PER_NM, scalar)
@@ -67,6 +78,9 @@ def forward(
     lat: ArrayLike, lon: ArrayLike, bearing: ArrayLike, dist_nm: ArrayLike
 ) -> tuple[float | np.ndarray, float | np.ndarray]:
     """(lat, lon) reached from a point after ``dist_nm`` along the geodesic with initial ``bearing``."""
+    if _scalars(lat, lon, bearing, dist_nm):
+        lon2, lat2, _ = WGS84.fwd(lon, lat, bearing, dist_nm * M_PER_NM)
+        return lat2, lon2
     (a, b, c, d), scalar = _prep(lat, lon, bearing, dist_nm)
     lon2, lat2, _ = WGS84.fwd(b, a, c, d * M_PER_NM)
     return _out(np.asarray(lat2), scalar), _out(np.asarray(lon2), scalar)
