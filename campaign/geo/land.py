@@ -19,7 +19,7 @@ from shapely import STRtree
 from shapely.geometry import Point, box
 
 from campaign.geo import earth
-from campaign.geo.plane import GnomonicPlane
+from campaign.geo.plane import PLANE_STRETCH_MAX, GnomonicPlane
 from campaign.paths import DATA_DIR
 
 LAND_FILE = DATA_DIR / "land" / "mediterranean_land.gpkg"
@@ -101,6 +101,17 @@ class Land:
         coast: straight out from the nearest shore point to a little beyond the clearance, if that is
         clear of all land by the clearance; else None. Within 5 % of the clearance of the exact answer
         there (the point itself when it is already clear)."""
+        # Most points asked about lie well out at sea: no shore within the clearance stretched to plane
+        # metres settles them at once (plane metres are never more than PLANE_STRETCH_MAX true ones, so
+        # the full test would find the point clear too).
+        x, y = (float(v) for v in self.plane.to_xy(lat, lon))
+        reach_m = clearance_nm * earth.M_PER_NM * PLANE_STRETCH_MAX
+        if not len(self.tree.query(Point(x, y), predicate="dwithin", distance=reach_m)):
+            return lat, lon
+        return self._step_off_shore(lat, lon, clearance_nm)
+
+    def _step_off_shore(self, lat: float, lon: float, clearance_nm: float) -> tuple[float, float] | None:
+        """``step_off_shore`` without its quick test for open water."""
         if not self.is_land(lat, lon) and self.distance_to_land_nm(lat, lon) >= clearance_nm:
             return lat, lon
         x, y = (float(v) for v in self.plane.to_xy(lat, lon))

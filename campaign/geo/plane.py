@@ -21,6 +21,10 @@ from pyproj import Transformer
 CENTRE_LAT = 38.0
 CENTRE_LON = 15.0
 
+# The gnomonic plane stretches distances by at most ~1.22 inside the campaign area (corner at
+# lon -7, lat 47); buffering by this factor keeps the true distances at or above the ones asked for.
+PLANE_STRETCH_MAX = 1.25
+
 
 @dataclass(frozen=True)
 class GnomonicPlane:

@@ -34,14 +34,12 @@ from scipy.spatial import cKDTree
 
 from campaign.geo import earth
 from campaign.geo.land import Land
+from campaign.geo.plane import PLANE_STRETCH_MAX
 from campaign.paths import DATA_DIR
 
 ROUTING_FILE = DATA_DIR / "routing.yaml"
 PASSAGES_FILE = DATA_DIR / "passages.yaml"
 
-# The gnomonic plane stretches distances by at most ~1.22 inside the campaign area (corner at
-# lon -7, lat 47); buffering by this factor keeps the true distances at or above the ones asked for.
-PLANE_STRETCH_MAX = 1.25
 
 # Directions in which each node looks for neighbours beyond its nearest ones (see SeaGraph._links).
 YAO_SECTORS = 8

@@ -73,3 +73,18 @@ def test_the_quick_step_off_shore_is_clear_and_near_the_exact_answer(lat, lon) -
     exact = land.nearest_sea_point(lat, lon, 2.0)
     assert not land.is_land(*quick) and land.distance_to_land_nm(*quick) >= 2.0
     assert earth.distance_nm(lat, lon, *quick) <= earth.distance_nm(lat, lon, *exact) + 2.0 * 0.05 + 0.05
+
+
+def test_open_water_is_settled_by_the_quick_test_as_the_full_one_settles_it() -> None:
+    """The quick test for open water (no shore within the clearance in plane metres stretched) gives what
+    the full test gives, near coasts and far from them, for the clearances the command layer asks."""
+    land = default_land()
+    rng = np.random.default_rng(7)
+    lats, lons = rng.uniform(31.0, 45.5, 1500), rng.uniform(-5.5, 35.5, 1500)
+    quick_hits = 0
+    for lat, lon in zip(lats.tolist(), lons.tolist()):
+        for clear_nm in (2.0, 10.0):
+            got = land.step_off_shore(lat, lon, clear_nm)
+            assert got == land._step_off_shore(lat, lon, clear_nm)
+            quick_hits += got == (lat, lon)
+    assert quick_hits > 500  # most points lie at sea, clear: the quick answer is used
