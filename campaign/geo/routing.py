@@ -89,14 +89,16 @@ class Router:
                   avoid: tuple[AvoidArea, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
         """Plane position of an end, and the short step that takes it out of the clearance band."""
         g = self.graph
-        if not g.land.contains_area(lat, lon):
+        west, south, east, north = g.land.bounds
+        if not (west <= lon <= east and south <= lat <= north):
             raise RouteError(f"{name} {lat:.4f},{lon:.4f} lies outside the charted area {g.land.bounds}")
-        if g.land.is_land(lat, lon):
+        # The plane point once, for the land test (Land.is_land's own test) and for the search.
+        x, y = (float(v) for v in g.land.plane.to_xy(lat, lon))
+        if shapely.intersects_xy(g.land.xy, x, y):
             raise RouteError(f"{name} {lat:.4f},{lon:.4f} is on land")
         for a in avoid:
             if shapely.intersects_xy(a.geometry, lon, lat):
                 raise RouteError(f"{name} {lat:.4f},{lon:.4f} lies inside the forbidden area '{a.key}'")
-        x, y = (float(v) for v in g.land.plane.to_xy(lat, lon))
         p = np.array([x, y])
         if not shapely.intersects_xy(var.near, x, y):
             return p, []
@@ -231,13 +233,20 @@ class Router:
                 end_end = len(c) - 1 - last_from_end if k == len(chains) - 1 else None
                 c = self._pull(c, var, start_end, end_end)
             for p in c:
-                if not xy or not np.allclose(xy[-1], p):
+                if not xy or not _close(xy[-1], p):
                     xy.append(np.asarray(p))
         if len(xy) == 1:  # a route from a point to itself
             xy.append(xy[0])
         arr = np.asarray(xy)
         lat, lon = g.land.plane.to_latlon(arr[:, 0], arr[:, 1])
         return Route.through(lat, lon, tuple(passages))
+
+
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    """``np.allclose(a, b)`` for two plane points (metres), without numpy's cost for two numbers:
+    each coordinate within 1e-8 + 1e-5 * |b| (numpy's default tolerances)."""
+    return (abs(float(a[0]) - float(b[0])) <= 1e-8 + 1e-5 * abs(float(b[0]))
+            and abs(float(a[1]) - float(b[1])) <= 1e-8 + 1e-5 * abs(float(b[1])))
 
 
 @functools.cache
