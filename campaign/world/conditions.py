@@ -76,7 +76,7 @@ class LightStretch:
     one object may serve every run that makes the same plan (:func:`_light_stretch`).
     """
 
-    __slots__ = ("codes", "motion", "solved", "start", "step", "t0_utc", "times")
+    __slots__ = ("codes", "flips", "motion", "solved", "start", "step", "t0_utc", "times")
 
     def __init__(self, start_utc: datetime, motion: Motion, start_min: float) -> None:
         from campaign.world.light import SEARCH_STEP, sample_along
@@ -88,6 +88,9 @@ class LightStretch:
                                  STRETCH_MIN * 60.0)
         self.times: list[float] = (start_min + xs / 60.0).tolist()
         self.codes: list[int] = codes.tolist()
+        # The steps j whose two samples differ, ascending: the only ones that hold a change, so the
+        # searches below leap from one to the next instead of walking every step.
+        self.flips: list[int] = [j for j in range(len(self.codes) - 1) if self.codes[j] != self.codes[j + 1]]
         self.solved: dict[int, list[tuple[float, int]]] = {}
 
     def _bracket(self, t: float) -> int:
@@ -104,7 +107,8 @@ class LightStretch:
             ch = []
             if codes[j] != codes[j + 1]:
                 def where(x: float) -> tuple[float, float]:
-                    return self.motion.position(start + x / 60.0)
+                    # Afresh: this motion is kept across runs, and the probe remembers what it reads.
+                    return self.motion.locate(start + x / 60.0)
 
                 a, b = (self.times[j] - start) * 60.0, (self.times[j + 1] - start) * 60.0
                 ch = [(start + x / 60.0, st) for x, st in
@@ -124,29 +128,27 @@ class LightStretch:
                 hi = c
                 break
             state, lo = st, c
+        flips = self.flips
         if lo is None:
-            lo = self.start
-            for jj in range(j - 1, -1, -1):
-                if codes[jj] != codes[jj + 1]:
-                    lo = times[jj + 1]
-                    break
+            # After the last step before j whose samples differ (the stretch's start if none).
+            i = bisect.bisect_left(flips, j)
+            lo = times[flips[i - 1] + 1] if i > 0 else self.start
         if hi is None:
-            hi = times[-1]
-            for jj in range(j + 1, len(codes) - 1):
-                if codes[jj] != codes[jj + 1]:
-                    hi = times[jj]
-                    break
+            # At the start of the first step after j whose samples differ (the stretch's end if none).
+            i = bisect.bisect_right(flips, j)
+            hi = times[flips[i]] if i < len(flips) else times[-1]
         return state, lo, hi
 
     def next_change(self, t: float, t1: float) -> float:
         """The first change after t and before t1 in this stretch (inf if none)."""
-        for j in range(self._bracket(t), len(self.codes) - 1):
-            if self.times[j] >= t1:
+        flips, times = self.flips, self.times
+        for i in range(bisect.bisect_left(flips, self._bracket(t)), len(flips)):
+            j = flips[i]
+            if times[j] >= t1:
                 break
-            if self.codes[j] != self.codes[j + 1]:
-                for c, _ in self._changes(j):
-                    if c > t:
-                        return c
+            for c, _ in self._changes(j):
+                if c > t:
+                    return c
         return math.inf
 
 

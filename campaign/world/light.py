@@ -187,14 +187,29 @@ def _hour_table(hour: int) -> np.ndarray:
     return t
 
 
-def _interp(date: float) -> np.ndarray:
+@functools.lru_cache(maxsize=4096)
+def _hour_rows(hour: int) -> tuple[tuple[float, ...], ...]:
+    """:func:`_hour_table` as Python floats, for the scalar path: the same doubles, read without numpy's
+    per-call overhead."""
+    return tuple(tuple(row) for row in _hour_table(hour).tolist())
+
+
+def _interp(date: float) -> tuple[float, ...]:
+    """The six columns of :func:`_hour_table` at ephem ``date`` (days), linearly interpolated.
+
+    In plain floats: each column is ``a + (b - a) * f``, the same IEEE operations numpy does row-wise,
+    so the values are the ones a numpy row would hold, at a fraction of the cost of a scalar call.
+    """
     x = date * 24.0
     hour = math.floor(x)
     pos = (x - hour) * TABLE_SAMPLES
     k = min(int(pos), TABLE_SAMPLES - 1)
     f = pos - k
-    t = _hour_table(hour)
-    return t[k] + (t[k + 1] - t[k]) * f
+    rows = _hour_rows(hour)
+    a0, a1, a2, a3, a4, a5 = rows[k]
+    b0, b1, b2, b3, b4, b5 = rows[k + 1]
+    return (a0 + (b0 - a0) * f, a1 + (b1 - a1) * f, a2 + (b2 - a2) * f,
+            a3 + (b3 - a3) * f, a4 + (b4 - a4) * f, a5 + (b5 - a5) * f)
 
 
 def _interp_many(dates: np.ndarray) -> np.ndarray:
@@ -207,9 +222,18 @@ def _interp_many(dates: np.ndarray) -> np.ndarray:
     f = (pos - k)[:, None]
     first = int(hours.min())
     span = int(hours.max()) - first + 1
-    stacked = np.concatenate([_hour_table(first + h) for h in range(span)])
+    stacked = _stacked_tables(first, span)
     i = (hours.astype(np.int64) - first) * (TABLE_SAMPLES + 1) + k
     return stacked[i] + (stacked[i + 1] - stacked[i]) * f
+
+
+@functools.lru_cache(maxsize=1024)
+def _stacked_tables(first: int, span: int) -> np.ndarray:
+    """The hour tables ``first`` .. ``first + span - 1`` one under the other (kept: a track's stretches
+    of light read the same hours again and again)."""
+    stacked = np.concatenate([_hour_table(first + h) for h in range(span)])
+    stacked.flags.writeable = False  # shared between calls
+    return stacked
 
 
 def _sun_sub(date: float, gast: float | None = None) -> tuple[float, float]:
@@ -270,6 +294,22 @@ def _altitude(lat: Any, lon: Any, sub_lat: Any, sub_lon: Any, parallax_deg: floa
     # in units of the body's distance. cos(alt) = sqrt(1 - s^2) >= 0 since |alt| <= 90 deg.
     c = (1.0 - s * s) ** 0.5
     return m.degrees(m.atan2(s - math.sin(math.radians(parallax_deg)), c))
+
+
+def _altitude_scalar(lat: float, lon: float, sub_lat: float, sub_lon: float, parallax_deg: float) -> float:
+    """:func:`_altitude` on Python floats with ``math``: the same operations in the same order (so the
+    same doubles), without the namespace lookups of the generic form, for the hot scalar paths."""
+    radians, sin, cos = math.radians, math.sin, math.cos
+    la, sla = radians(lat), radians(sub_lat)
+    s = sin(la) * sin(sla) + cos(la) * cos(sla) * cos(radians(lon) - radians(sub_lon))
+    if s > 1.0:  # min(max(s, -1), 1), as the generic form clips (a NaN passes through either way)
+        s = 1.0
+    elif s < -1.0:
+        s = -1.0
+    if parallax_deg == 0.0:
+        return math.degrees(math.asin(s))
+    c = (1.0 - s * s) ** 0.5
+    return math.degrees(math.atan2(s - sin(radians(parallax_deg)), c))
 
 
 def altitude_from_subpoint(lat: npt.ArrayLike, lon: npt.ArrayLike, sub_lat: npt.ArrayLike,
@@ -347,8 +387,8 @@ def light_at(lat: float, lon: float, when: datetime, rules: LightRules | None = 
     """The light at a place (degrees) and a timezone-aware UTC time (rules: ``data/light.yaml``)."""
     (sun_lat, sun_lon), (moon_lat, moon_lon, parallax, illum) = _sky(_ephem_date(when))
     la, lo = float(lat), float(lon)  # one place: the scalar formula, no arrays
-    sun_alt = _altitude(la, lo, sun_lat, sun_lon, 0.0, _MATH)
-    moon_alt = _altitude(la, lo, moon_lat, moon_lon, parallax, _MATH)
+    sun_alt = _altitude_scalar(la, lo, sun_lat, sun_lon, 0.0)
+    moon_alt = _altitude_scalar(la, lo, moon_lat, moon_lon, parallax)
     return Light(STATES[state_code(sun_alt, moon_alt, illum, rules)], sun_alt, moon_alt, illum)
 
 
@@ -357,13 +397,13 @@ def state_at_date(lat: float, lon: float, date: float, rules: LightRules | None 
     1899-12-31 12:00 UT): the scalar hot path of the world's conditions, no datetimes, no arrays."""
     r = rules or default_light_rules()
     row = _interp(date)
-    sun_alt = _altitude(lat, lon, float(row[0]), float(row[1]), 0.0, _MATH)
+    sun_alt = _altitude_scalar(lat, lon, row[0], row[1], 0.0)
     if sun_alt >= r.sunrise_alt_deg:
         return STATES[0]
     if sun_alt >= r.civil_twilight_alt_deg:
         return STATES[1]
-    moon_alt = _altitude(lat, lon, float(row[2]), float(row[3]), float(row[4]), _MATH)
-    moonlit = moon_alt >= r.moonrise_alt_deg and float(row[5]) >= r.moonlit_min_illumination
+    moon_alt = _altitude_scalar(lat, lon, row[2], row[3], row[4])
+    moonlit = moon_alt >= r.moonrise_alt_deg and row[5] >= r.moonlit_min_illumination
     return STATES[2] if moonlit else STATES[3]
 
 
@@ -396,6 +436,10 @@ class _Probe:
                  t0: datetime, rules: LightRules) -> None:
         self.position_fn, self.fixed, self.t0, self.rules = position_fn, fixed, t0, rules
         self.date0 = _ephem_date(t0)
+        # Altitudes already worked out, by seconds after t0: a bracket's ends are read for each of the
+        # four thresholds, the sun's two and the moon's two sharing one evaluation.
+        self._sun_memo: dict[float, float] = {}
+        self._moon_memo: dict[float, tuple[float, float]] = {}
 
     def _where(self, x: float) -> Position:
         if self.fixed is not None:
@@ -405,14 +449,20 @@ class _Probe:
         return float(lat), float(lon)
 
     def sun_alt(self, x: float) -> float:
-        lat, lon = self._where(x)
-        sub_lat, sub_lon = _sun_sub(self.date0 + x / _SECONDS_PER_DAY)
-        return _altitude(lat, lon, sub_lat, sub_lon, 0.0, _MATH)
+        alt = self._sun_memo.get(x)
+        if alt is None:
+            lat, lon = self._where(x)
+            sub_lat, sub_lon = _sun_sub(self.date0 + x / _SECONDS_PER_DAY)
+            alt = self._sun_memo[x] = _altitude_scalar(lat, lon, sub_lat, sub_lon, 0.0)
+        return alt
 
     def moon(self, x: float) -> tuple[float, float]:
-        lat, lon = self._where(x)
-        sub_lat, sub_lon, parallax, illum = _moon_sub(self.date0 + x / _SECONDS_PER_DAY)
-        return _altitude(lat, lon, sub_lat, sub_lon, parallax, _MATH), illum
+        out = self._moon_memo.get(x)
+        if out is None:
+            lat, lon = self._where(x)
+            sub_lat, sub_lon, parallax, illum = _moon_sub(self.date0 + x / _SECONDS_PER_DAY)
+            out = self._moon_memo[x] = (_altitude_scalar(lat, lon, sub_lat, sub_lon, parallax), illum)
+        return out
 
     def state(self, x: float) -> int:
         sun_alt = self.sun_alt(x)

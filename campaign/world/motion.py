@@ -20,6 +20,9 @@ import shapely
 from campaign.geo import earth
 from campaign.geo.route import Route
 
+# Positions one motion remembers (instant -> (lat, lon)) before it forgets them all and starts again.
+POSITIONS_KEPT = 1024
+
 
 @dataclass(frozen=True)
 class Motion:
@@ -46,7 +49,26 @@ class Motion:
         return min(self.offset_nm + self.speed_kn * max(t_min - self.t0_min, 0.0) / 60.0, self.route.length_nm)
 
     def position(self, t_min: float) -> tuple[float, float]:
-        """(lat, lon) at ``t_min`` (degrees)."""
+        """(lat, lon) at ``t_min`` (degrees).
+
+        Remembered per motion and instant: the sighting model asks for the same instants again and
+        again (an observer against each of its targets, a window's end and the next one's start,
+        the light's search at each of its thresholds), and each answer costs a forward geodesic.
+        """
+        if self.route is None:
+            return self.lat, self.lon
+        memo = self.__dict__.get("_positions")
+        if memo is None or len(memo) >= POSITIONS_KEPT:
+            # A cache beside the frozen fields (as ``grid_xyz`` keeps its grid), emptied when full.
+            memo = self.__dict__["_positions"] = {}
+        p = memo.get(t_min)
+        if p is None:
+            p = memo[t_min] = self.locate(t_min)
+        return p
+
+    def locate(self, t_min: float) -> tuple[float, float]:
+        """``position`` worked out afresh, remembering nothing: for callers that ask each instant once
+        (the light's search along a motion that caches across runs would only fill memory)."""
         route = self.route
         if route is None:
             return self.lat, self.lon

@@ -214,19 +214,26 @@ class SightingModel:
             self._ships = None
 
     def _repredict(self, force: str, motion: Motion) -> None:
-        others = [o for o in self.motions if o != force]
+        # The hostile directions of each pair with another force (nothing is predicted between
+        # friends, so their paths need not be measured); the order of the motions is kept.
+        others, keys = [], []
+        for o in self.motions:
+            if o != force:
+                hostile = [k for k in ((force, o), (o, force)) if self.hostile(*k)]
+                if hostile:
+                    others.append(o)
+                    keys.append(hostile)
         # Paths that never come within the longest range cannot bring two forces in sight: one
         # vectorised test against every other force's path, for both directions of each pair.
         far = (shapely.distance(motion.path_xy, [self.motions[o].path_xy for o in others])
                > self.r_max * earth.M_PER_NM * PLANE_STRETCH_MAX) if others else ()
-        for other, is_far in zip(others, far):
-            for key in ((force, other), (other, force)):
-                if self.hostile(*key):
-                    st = self._state(key)
-                    if is_far and st.level == 0:
-                        st.token += 1  # whatever was predicted from the old motions is stale
-                    else:
-                        self._predict(key, near=not is_far)
+        for hostile, is_far in zip(keys, far):
+            for key in hostile:
+                st = self._state(key)
+                if is_far and st.level == 0:
+                    st.token += 1  # whatever was predicted from the old motions is stale
+                else:
+                    self._predict(key, near=not is_far)
 
     # -- ranges ---------------------------------------------------------------------------------
 
@@ -282,7 +289,11 @@ class SightingModel:
     def both_ranges_at(self, key: tuple[str, str], t_min: float
                        ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
         """The ranges that hold a level, and those at which one is gained (see ``ranges_at``)."""
-        light, vis = self.seen_in(key, t_min)
+        return self._both_ranges(key, *self.seen_in(key, t_min))
+
+    def _both_ranges(self, key: tuple[str, str], light: str, vis: float
+                     ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        """``both_ranges_at`` for the (light, visibility) the observer has, when already known."""
         st = self._state(key)
         full = self._target_ranges(key[1], light, vis, False)
         near = self._target_ranges(key[1], light, vis, True) if self._missed(st) else full
@@ -409,7 +420,9 @@ class SightingModel:
         def f(x: float) -> float:
             d = seen.get(x)
             if d is None:
-                d = seen[x] = self._dist(a, b, x)
+                # ``_dist`` inlined: this is the search's innermost call.
+                d = seen[x] = distance_nm(a, b, x)
+                self.evaluations += 1
             return d
 
         # The ranges, and the distances whose crossing changes the level, under each (light,
@@ -421,7 +434,7 @@ class SightingModel:
             cond = self.seen_in(key, t + AFTER_MIN)
             lim = limits.get(cond)
             if lim is None:
-                full, near = self.both_ranges_at(key, t + AFTER_MIN)
+                full, near = self._both_ranges(key, *cond)
                 closer = self.bounds(st.level, *near)[0]
                 farther = self.bounds(st.level, *full)[1]
                 lim = limits[cond] = (full, near, None if closer is None else closer - HYSTERESIS_NM,

@@ -404,3 +404,52 @@ def test_states_are_consistent_with_the_altitudes(lat: float, lon: float, minute
     else:
         assert light.state == "dark_night"
     assert light.is_night == (sun < RULES.civil_twilight_alt_deg)
+
+
+# ------------------------------------------------------------------- fast scalar paths, exactly
+
+
+@settings(max_examples=300, deadline=None)
+@given(minutes=st.floats(0.0, 60.0 * 1440.0))
+def test_the_scalar_interpolation_gives_the_numpy_rows_doubles(minutes: float) -> None:
+    from campaign.world.light import TABLE_SAMPLES, _ephem_date, _hour_table, _interp, _interp_many
+
+    date = _ephem_date(datetime(1914, 7, 1, tzinfo=UTC)) + minutes / 1440.0
+    x = date * 24.0
+    hour = math.floor(x)
+    pos = (x - hour) * TABLE_SAMPLES
+    k = min(int(pos), TABLE_SAMPLES - 1)
+    t = _hour_table(hour)
+    want = (t[k] + (t[k + 1] - t[k]) * (pos - k)).tolist()  # the numpy form it replaced
+    assert list(_interp(date)) == want  # the same doubles, not merely close
+    assert _interp_many(np.array([date, date + 0.3]))[0].tolist() == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(lat=st.floats(-80.0, 80.0), lon=st.floats(-180.0, 180.0), sub_lat=st.floats(-30.0, 30.0),
+       sub_lon=st.floats(-540.0, 540.0), parallax=st.sampled_from([0.0, 0.9, 1.0]))
+def test_the_scalar_altitude_gives_the_generic_forms_doubles(lat, lon, sub_lat, sub_lon, parallax) -> None:
+    from campaign.world.light import _MATH, _altitude, _altitude_scalar
+
+    assert _altitude_scalar(lat, lon, sub_lat, sub_lon, parallax) == _altitude(lat, lon, sub_lat, sub_lon,
+                                                                               parallax, _MATH)
+
+
+def test_a_probes_remembered_altitudes_are_the_ones_worked_out_afresh() -> None:
+    from campaign.world.light import _SecondsProbe
+
+    lat0, lon0 = _where("Messina")
+
+    def where(x: float) -> tuple[float, float]:
+        return lat0 - x / 36000.0, lon0 + x / 18000.0
+
+    t0 = _utc(6, 17)
+    probe = _SecondsProbe(where, t0, RULES)
+    xs = [0.0, 600.0, 1234.5, 3600.0, 7200.0]
+    first = [(probe.sun_alt(x), probe.moon(x), probe.state(x)) for x in xs]
+    again = [(probe.sun_alt(x), probe.moon(x), probe.state(x)) for x in xs]
+    fresh = [(_SecondsProbe(where, t0, RULES).sun_alt(x), _SecondsProbe(where, t0, RULES).moon(x),
+              _SecondsProbe(where, t0, RULES).state(x)) for x in xs]
+    assert first == again == fresh
+    assert [probe.margin(k, 1234.5) for k in range(4)] == [_SecondsProbe(where, t0, RULES).margin(k, 1234.5)
+                                                          for k in range(4)]
