@@ -42,6 +42,7 @@ failures to come. No module-level mutable state; records are emitted through the
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import itertools
@@ -57,6 +58,7 @@ import simpy
 
 from campaign.geo.earth import distance_nm
 from campaign.world.clock import Clock
+from campaign.world.radio_range import CHORD_M_PER_NM, CHORD_SLACK_M, Xyz, XyzMemo, beyond, xyz_m
 from campaign.world.sea_areas import SeaAreas, default_sea_areas
 from campaign.world.signal_data import ANY, SignalData, WirelessSet, default_signal_data
 
@@ -128,7 +130,22 @@ class _Vertex:
     on_receive: Callable[[Message, float], None] | None = None
     on_intercept: Callable[[dict[str, Any], float], None] | None = None
     jamming: bool = False
-    lines: list[tuple[str, str, float]] = field(default_factory=list)  # (to key, kind, length_nm)
+    # (to key, kind, length_nm, transit by day or night whichever is quicker in min)
+    lines: list[tuple[str, str, float, float]] = field(default_factory=list)
+    fixed: tuple[float, float] | None = None  # (lat, lon) of a vertex that never moves: a station, an HQ ashore
+    xyz: Xyz | None = None  # its Earth-centred place (m), when fixed
+    index: int = 0  # order of addition: a route search tries hops in this order (it breaks ties)
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """What a message from one node to another may use: it depends only on the vertices registered."""
+
+    usable: frozenset[str]  # keys of the vertices it may pass through or end at (see _usable)
+    # Ends of its wireless hops, in vertex order: usable sets, a ship only if friendly to the sender or
+    # the addressee. With what the search reads of each (fixed for a vertex): (vertex, key, fixed place,
+    # its Earth-centred point, receive factor, shore station?).
+    radios: tuple[tuple[_Vertex, str, tuple[float, float] | None, Xyz | None, float, bool], ...]
 
 
 @dataclass(frozen=True)
@@ -163,15 +180,22 @@ class SignalNetwork:
         self._ids = itertools.count(1)
         self._jam_changed = env.event()
         self._night_memo: dict[tuple[float, float, float], bool] = {}
+        self._xyz = XyzMemo()
+        # Indexes of the vertices, kept up to date by _add and set_station (the route search reads them):
+        self._radios: tuple[_Vertex, ...] = ()  # the vertices with a W/T set, in order; replaced, never
+        # changed in place, so a loop over it is not disturbed by a node registered meanwhile
+        self._at_station: dict[str, list[_Vertex]] = {}  # station -> nodes standing at it, in order
+        self._reach_memo: dict[tuple[str, str], _Reach] = {}  # (sender, addressee) keys -> _Reach
         for st in self.data.stations:
             self._add(_Vertex(f"T:{st.name}", st.name, "telegraph", st.nation, _fixed(st.lat, st.lon),
-                              simpy.Resource(env, st.capacity), handling_min=st.handling_min))
+                              simpy.Resource(env, st.capacity), handling_min=st.handling_min,
+                              fixed=(st.lat, st.lon)))
         for link in self.data.links:
             self._join(f"T:{link.a}", f"T:{link.b}", link.kind, link.length_nm)
         land = self.data.telegraph.land_line_routing_factor
         for sh in self.data.shore_stations:
             self._add(_Vertex(f"W:{sh.name}", sh.name, "shore", sh.nation, _fixed(sh.lat, sh.lon),
-                              simpy.Resource(env, 1), set=sh.set, serves=sh.serves))
+                              simpy.Resource(env, 1), set=sh.set, serves=sh.serves, fixed=(sh.lat, sh.lon)))
             tele = self.data.station(sh.telegraph)
             self._join(f"W:{sh.name}", f"T:{tele.name}", "land_line",
                        float(distance_nm(sh.lat, sh.lon, tele.lat, tele.lon)) * land)
@@ -179,11 +203,21 @@ class SignalNetwork:
     # -- set-up ---------------------------------------------------------------------------------
 
     def _add(self, v: _Vertex) -> None:
+        v.index = len(self._vertices)
+        if v.fixed is not None:
+            v.xyz = xyz_m(*v.fixed)
         self._vertices[v.key] = v
+        if v.set is not None:
+            self._radios = (*self._radios, v)
+        if v.station is not None:
+            self._at_station.setdefault(v.station, []).append(v)
+        self._reach_memo.clear()  # a new vertex may be used by any message
 
     def _join(self, a: str, b: str, kind: str, length_nm: float) -> None:
-        self._vertices[a].lines.append((b, kind, length_nm))
-        self._vertices[b].lines.append((a, kind, length_nm))
+        tele = self.data.telegraph
+        fastest = min(tele.line_min(length_nm, night=False), tele.line_min(length_nm, night=True))
+        self._vertices[a].lines.append((b, kind, length_nm, fastest))
+        self._vertices[b].lines.append((a, kind, length_nm, fastest))
 
     def register(self, node: str, side: str, nation: str, position: Position | None = None, *,
                  station: str | None = None, wireless: str | None = None,
@@ -198,18 +232,28 @@ class SignalNetwork:
         if wireless is not None and wireless not in self.data.sets:
             raise KeyError(f"unknown W/T set {wireless!r}; sets are {', '.join(self.data.sets)}")
         st = self.data.station(station) if station is not None else None
+        fixed = None
         if position is None:
             if st is None:
                 raise ValueError(f"node {node!r} needs a position or a station")
-            position = _fixed(st.lat, st.lon)
+            position, fixed = _fixed(st.lat, st.lon), (st.lat, st.lon)
         capacity = 1 if wireless is not None else self.data.telegraph.hq_capacity
         self._add(_Vertex(key, node, "node", nation, position, simpy.Resource(self.env, capacity),
                           set=self.data.sets[wireless] if wireless else None, side=side,
-                          station=st.name if st else None, on_receive=on_receive, on_intercept=on_intercept))
+                          station=st.name if st else None, on_receive=on_receive, on_intercept=on_intercept,
+                          fixed=fixed))
 
     def set_station(self, node: str, station: str | None) -> None:
         """Put a node at a telegraph station (a ship entering port) or take it away (None)."""
-        self._node(node).station = self.data.station(station).name if station is not None else None
+        v = self._node(node)
+        name = self.data.station(station).name if station is not None else None
+        if name == v.station:
+            return
+        if v.station is not None:
+            self._at_station[v.station].remove(v)
+        v.station = name
+        if name is not None:
+            bisect.insort(self._at_station.setdefault(name, []), v, key=lambda u: u.index)
 
     def _node(self, node: str) -> _Vertex:
         try:
@@ -256,12 +300,30 @@ class SignalNetwork:
                 self.sides.get(n) == sender.side and sender.side is not None for n in v.serves)
         return v.set is not None and v.side == sender.side  # a friendly ship relays
 
+    def _reach(self, sender: _Vertex, target: _Vertex) -> _Reach:
+        """The vertices a message from ``sender`` to ``target`` may use, and the ends of its wireless hops
+        (memoised: a held message asks again every few minutes; forgotten when a vertex is added)."""
+        memo_key = (sender.key, target.key)
+        reach = self._reach_memo.get(memo_key)
+        if reach is None:
+            usable = frozenset(v.key for v in self._vertices.values() if self._usable(v, sender, target))
+            # A hop may end at any set but an enemy's or a neutral's ship (the addressee aside).
+            radios = tuple((u, u.key, u.fixed, u.xyz, u.set.receive_factor, u.kind == "shore")
+                           for u in self._radios if u.set is not None and u.key in usable
+                           and (u.kind != "node" or u is target or u.side == sender.side))
+            reach = self._reach_memo[memo_key] = _Reach(usable, radios)
+        return reach
+
     # -- timing ---------------------------------------------------------------------------------
+
+    def _where(self, v: _Vertex, t: float) -> tuple[float, float]:
+        """(lat, lon) of a vertex at ``t`` (degrees): a fixed one without calling its position."""
+        return v.fixed if v.fixed is not None else v.position(t)
 
     def _night(self, v: _Vertex, t: float) -> bool:
         # Exact memo of the light at a place and minute: a route search asks it once per neighbour of a
         # vertex. Keyed by the position, so a changed leg is never judged by a stale place; bounded.
-        lat, lon = v.position(t)
+        lat, lon = self._where(v, t)
         key = (lat, lon, t)
         night = self._night_memo.get(key)
         if night is None:
@@ -274,18 +336,19 @@ class SignalNetwork:
         assert tx.set is not None and rx.set is not None
         return tx.set.range_nm(self._night(tx, t)) * rx.set.receive_factor
 
-    def _handling(self, v: _Vertex, hop: _Hop, msg: Message, came_by: str | None) -> float:
-        """Minutes ``v`` spends on the message before ``hop``; ``came_by`` None at the message's origin."""
+    def _handling(self, v: _Vertex, wireless: bool, key_min: float, came_by: str | None) -> float:
+        """Minutes ``v`` spends on a message before a hop (by wireless or not) when keying the message
+        takes ``key_min`` (:meth:`WirelessRules.transmit_min`); ``came_by`` None at the message's origin."""
         w = self.data.wireless
         if v.kind == "telegraph":
             return 0.0 if came_by == DISPATCHED else v.handling_min  # the HQ's dispatch put it on the wire
         if v.kind == "shore":
-            return w.transmit_min(msg.text)
+            return key_min
         if came_by is None:
-            if hop.by == "wireless":
-                return w.encipher_min + w.transmit_min(msg.text)
+            if wireless:
+                return w.encipher_min + key_min
             return self.data.telegraph.dispatch_min
-        return w.transmit_min(msg.text)  # a ship relays by re-keying the groups
+        return key_min  # a ship relays by re-keying the groups
 
     def _transit(self, hop: _Hop, src: _Vertex, t: float) -> float:
         if hop.by in ("cable", "land_line"):
@@ -293,15 +356,26 @@ class SignalNetwork:
         return 0.0
 
     @staticmethod
-    def _queue_wait(v: _Vertex, handling: float) -> float:
+    def _queue_share(v: _Vertex) -> float:
+        """Messages ahead of a new one at ``v`` per server: times its handling, the expected wait (min)."""
         backlog = v.resource.count + len(v.resource.queue) + 1 - v.resource.capacity
-        return max(0, backlog) / v.resource.capacity * handling
+        return max(0, backlog) / v.resource.capacity
 
     def _in_range(self, tx: _Vertex, rx: _Vertex, t: float) -> bool:
+        """Is ``rx`` within range of ``tx``'s set at ``t``?"""
+        return self._within(tx, self._where(tx, t), rx, self._where(rx, t), t)
+
+    def _within(self, tx: _Vertex, tx_at: tuple[float, float], rx: _Vertex, rx_at: tuple[float, float],
+                t: float) -> bool:
+        """``_in_range`` given the places (lat, lon) of ``tx`` and ``rx`` at ``t``: a route search works
+        out each place once (and has already ruled out, by the chord, the sets beyond range)."""
         assert tx.set is not None and rx.set is not None
-        (la1, lo1), (la2, lo2) = tx.position(t), rx.position(t)
+        (la1, lo1), (la2, lo2) = tx_at, rx_at
+        if la1 == la2 and lo1 == lo2:
+            return True  # the same place (ships in one port): no distance, within any range
+        rf = rx.set.receive_factor
+        day, night = tx.set.day_nm * rf, tx.set.night_nm * rf
         d = float(distance_nm(la1, lo1, la2, lo2))
-        day, night = tx.set.day_nm * rx.set.receive_factor, tx.set.night_nm * rx.set.receive_factor
         if d <= min(day, night):
             return True  # in range whatever the light: no need to ask it
         if d > max(day, night):
@@ -310,63 +384,99 @@ class SignalNetwork:
 
     # -- routing --------------------------------------------------------------------------------
 
-    def _hops_from(self, v: _Vertex, sender: _Vertex, target: _Vertex) -> Iterable[_Hop]:
-        for dst, kind, length in v.lines:
-            yield _Hop(v.key, dst, kind, length)
-        if v.kind == "node" and v.station is not None:
-            yield _Hop(v.key, f"T:{v.station}", "local")
-        if v.kind == "telegraph":
-            for u in self._vertices.values():
-                if u.kind == "node" and u.station == v.label and (u is target or u.set is not None):
-                    yield _Hop(v.key, u.key, "local")
-        if v.set is not None:
-            for u in self._vertices.values():
-                if u is v or u.set is None or (v.kind == "shore" and u.kind == "shore"):
-                    continue  # shore stations worked ships; between shore points the cables carried traffic
-                if u.kind != "node" or u is target or u.side == sender.side:
-                    yield _Hop(v.key, u.key, "wireless")
-
     def _plan(self, msg: Message, start: _Vertex, t0: float, came_by: str | None) -> tuple[list[_Hop], float] | None:
-        """Quickest route from ``start`` to the receiver leaving at ``t0``: (hops, expected arrival)."""
+        """Quickest route from ``start`` to the receiver leaving at ``t0``: (hops, expected arrival).
+
+        A time-dependent Dijkstra search. The hops out of a vertex are tried in a fixed order (its lines;
+        its station, or the nodes standing at it; then the sets in range), which settles ties."""
         sender, target = self._node(msg.sender), self._node(msg.receiver)
+        reach = self._reach(sender, target)
+        usable, radios = reach.usable, reach.radios
+        vertices, at_station, line_min = self._vertices, self._at_station, self.data.telegraph.line_min
+        key_min = self.data.wireless.transmit_min(msg.text)  # the same at every set: computed once
         best: dict[str, float] = {start.key: t0}
-        back: dict[str, tuple[_Hop, str | None]] = {}
+        back: dict[str, tuple[str, str, float]] = {}  # vertex -> (from, by, length_nm) of its best hop in
         heap: list[tuple[float, int, str, str | None]] = [(t0, 0, start.key, came_by)]
         order = itertools.count(1)
         done: set[str] = set()
+        # Where the moving vertices are ((lat, lon), Earth-centred point), by minute then vertex: the search
+        # asks again for a vertex at a minute it asked before (senders leaving at the same minute), and
+        # nothing moves while it runs.
+        places: dict[float, dict[str, tuple[tuple[float, float], Xyz]]] = {}
+        push, inf, dist = heapq.heappush, math.inf, math.dist
         while heap:
             t, _, key, via = heapq.heappop(heap)
             if key in done:
                 continue
             done.add(key)
             if key == target.key:
-                hops: list[_Hop] = []
-                while key != start.key:
-                    hop, _ = back[key]
-                    hops.append(hop)
-                    key = hop.src
-                return hops[::-1], t + self.data.wireless.decipher_min
-            v = self._vertices[key]
+                return _hops_back(back, start.key, key), t + self.data.wireless.decipher_min
+            v = vertices[key]
             if v.kind == "node" and v is not start and v is not target and v.set is None:
                 continue  # headquarters are ends, not relays
-            for hop in self._hops_from(v, sender, target):
-                u = self._vertices[hop.dst]
-                if u.key in done or not self._usable(u, sender, target):
+            # Handling and queue are the vertex's; they differ by hop only between wireless and not.
+            queued = self._queue_share(v)
+            handling = self._handling(v, False, key_min, via)
+            t_dep = t + queued * handling + handling
+            for dst, by, length_nm, fastest in v.lines:
+                if dst in done or dst not in usable:
                     continue
-                handling = self._handling(v, hop, msg, via)
-                t_dep = t + self._queue_wait(v, handling) + handling
-                if hop.by == "wireless" and not self._in_range(v, u, t_dep):
+                bar = best.get(dst, inf) - 1e-9
+                if t_dep + fastest >= bar:
+                    continue  # cannot improve whatever the light: no need to ask it
+                t_arr = t_dep + line_min(length_nm, self._night(v, t_dep))
+                if t_arr < bar:
+                    best[dst] = t_arr
+                    back[dst] = (key, by, length_nm)
+                    push(heap, (t_arr, next(order), dst, by))
+            if v.kind == "node":
+                ends: Iterable[str] = () if v.station is None else (f"T:{v.station}",)
+            elif v.kind == "telegraph":
+                ends = [u.key for u in at_station.get(v.label, ()) if u is target or u.set is not None]
+            else:
+                ends = ()
+            arrival = DISPATCHED if via is None else "local"  # see _arrival
+            for dst in ends:  # local hops take no time
+                if dst in done or dst not in usable:
                     continue
-                if hop.by in ("cable", "land_line"):
-                    fastest = self.data.telegraph.line_min(hop.length_nm, night=False)
-                    slowest = self.data.telegraph.line_min(hop.length_nm, night=True)
-                    if t_dep + min(fastest, slowest) >= best.get(u.key, math.inf) - 1e-9:
-                        continue  # cannot improve whatever the light: no need to ask it
-                t_arr = t_dep + self._transit(hop, v, t_dep)
-                if t_arr < best.get(u.key, math.inf) - 1e-9:
-                    best[u.key] = t_arr
-                    back[u.key] = (hop, via)
-                    heapq.heappush(heap, (t_arr, next(order), u.key, _arrival(hop, via)))
+                if t_dep < best.get(dst, inf) - 1e-9:
+                    best[dst] = t_dep
+                    back[dst] = (key, "local", 0.0)
+                    push(heap, (t_dep, next(order), dst, arrival))
+            if v.set is None or not radios:
+                continue
+            handling = self._handling(v, True, key_min, via)
+            t_dep = t + queued * handling + handling
+            now = places.setdefault(t_dep, {})
+            at, xyz = v.fixed, v.xyz
+            if at is None:
+                got = now.get(key)
+                if got is None:
+                    at = v.position(t_dep)
+                    got = now[key] = (at, self._xyz(at))
+                at, xyz = got
+            # Chord (m) per unit of receive factor beyond which a set is out of range by day and by night
+            # (radio_range.beyond, inlined: it is asked of every set tried).
+            v_set = v.set
+            reach_m = max(v_set.day_nm, v_set.night_nm) * CHORD_M_PER_NM
+            shore = v.kind == "shore"  # shore stations worked ships; between shore points the cables carried traffic
+            for u, u_key, u_at, u_xyz, rf, u_shore in radios:
+                if u is v or (shore and u_shore) or u_key in done:
+                    continue
+                if u_at is None:
+                    got = now.get(u_key)
+                    if got is None:
+                        u_at = u.position(t_dep)
+                        got = now[u_key] = (u_at, self._xyz(u_at))
+                    u_at, u_xyz = got
+                if dist(xyz, u_xyz) > reach_m * rf + CHORD_SLACK_M:
+                    continue  # beyond range whatever the light: no need of the geodesic
+                if not self._within(v, at, u, u_at, t_dep):
+                    continue
+                if t_dep < best.get(u_key, inf) - 1e-9:
+                    best[u_key] = t_dep
+                    back[u_key] = (key, "wireless", 0.0)
+                    push(heap, (t_dep, next(order), u_key, "wireless"))
         return None
 
     def _route_record(self, hops: list[_Hop]) -> tuple[dict[str, str], ...]:
@@ -411,7 +521,8 @@ class SignalNetwork:
             else:
                 with here.resource.request() as req:
                     yield req
-                    yield self.env.timeout(self._handling(here, hop, msg, came_by))
+                    yield self.env.timeout(self._handling(here, hop.by == "wireless",
+                                                          self.data.wireless.transmit_min(msg.text), came_by))
                     ok = yield from self._key(msg, here, nxt, hop, src)
             if not ok:  # enciphered and keyed in vain: from here on it needs only re-keying
                 came_by = came_by or "rekey"
@@ -486,7 +597,7 @@ class SignalNetwork:
         d_send = float(distance_nm(tlat, tlon, rlat, rlon))
         r_send = self._range(tx, rx, now)
         out = []
-        for j in self._vertices.values():
+        for j in self._radios:  # only a set jams
             if not (j.jamming and j.set is not None and self.hostile(j.side, sender.side)):
                 continue
             jlat, jlon = j.position(now)
@@ -503,10 +614,16 @@ class SignalNetwork:
         where = self.sea_areas.sea_area_at(tlat, tlon)
         sea, area = where if where is not None else (None, None)
         factor = self.data.wireless.intercept_factor
-        for v in list(self._vertices.values()):
+        xyz = self._xyz((tlat, tlon))
+        for v in self._radios:  # a snapshot: a listener's callback may register a node
             if v.kind != "node" or v is tx or v.set is None or not self.hostile(v.side, tx.side):
                 continue
+            assert tx.set is not None
             llat, llon = v.position(now)
+            rf = v.set.receive_factor
+            # Hearing is the range by day or by night (times the factor): a chord beyond both settles it.
+            if beyond(xyz, self._xyz((llat, llon)), max(tx.set.day_nm * rf * factor, tx.set.night_nm * rf * factor)):
+                continue
             if float(distance_nm(tlat, tlon, llat, llon)) <= self._range(tx, v, now) * factor:
                 self.emit(now, "intercept", v.label, v.side, llat, llon, sea=sea, area=area)
                 if v.on_intercept is not None:
@@ -517,6 +634,18 @@ def _arrival(hop: _Hop, came_by: str | None) -> str:
     """How a message reached ``hop.dst``: by the hop's medium, or DISPATCHED when the originating
     headquarters handed it to its own telegraph station (its dispatch minutes put it on the wire)."""
     return DISPATCHED if hop.by == "local" and came_by is None else hop.by
+
+
+def _hops_back(back: Mapping[str, tuple[str, str, float]], start: str, end: str) -> list[_Hop]:
+    """The hops of a route search's best path from ``start`` to ``end``, from its back links
+    (vertex -> (from, by, length_nm)): hops are built only for the route taken."""
+    hops: list[_Hop] = []
+    key = end
+    while key != start:
+        src, by, length_nm = back[key]
+        hops.append(_Hop(src, key, by, length_nm))
+        key = src
+    return hops[::-1]
 
 
 def _fixed(lat: float, lon: float) -> Position:

@@ -405,6 +405,61 @@ def test_out_of_range_at_keying_time_reroutes() -> None:
     assert r.t_min == pytest.approx(keyed + 2 * w.transmit_min(WORDS) + w.decipher_min)
 
 
+def test_a_ship_that_changes_port_is_reached_at_the_port_it_is_in() -> None:
+    # The route search keeps, for each station, the nodes standing at it: set_station must move S there.
+    env, rec, net = cable_net()
+    net.register("S", "Entente", "United Kingdom", fixed((30.0, 40.0)), station="Alpha", wireless="light_cruiser")
+    net.set_station("S", "Gamma")
+    msg = net.send("HQ A", "S", "order", {}, WORDS)
+    env.run(until=3000)
+    route = [(h["from"], h["to"], h["by"]) for h in received(rec, msg).data["route"]]
+    assert route[-1] == ("Gamma", "S", "local") and ("Alpha", "S", "local") not in route
+    net.set_station("S", None)  # out of port, and out of everybody's wireless range
+    msg = net.send("HQ A", "S", "order", {}, WORDS)
+    env.run(until=6000)
+    assert received(rec, msg) is None and of_type(rec, "message_sent")[-1].data["held"] is True
+    net.set_station("S", "Alpha")
+    msg = net.send("HQ C", "S", "order", {}, WORDS)
+    env.run(until=9000)
+    assert [h["to"] for h in received(rec, msg).data["route"]][-2:] == ["Alpha", "S"]
+
+
+def test_a_relay_registered_while_a_message_is_held_carries_it() -> None:
+    # Route searches remember which sets a message may use; registering a node must make them look again.
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(280)), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)  # 280 nm: held, no relay yet
+
+    def detach(env):  # a ship joins half way, as a detached force does
+        yield env.timeout(45)
+        net.register("R", "Entente", "United Kingdom", fixed(at(140)), wireless="capital")
+
+    env.process(detach(env))
+    env.run(until=1000)
+    retry = net.data.wireless.no_route_retry_min
+    found = of_type(rec, "message_rerouted")[0]
+    assert found.t_min == pytest.approx(2 * retry) and found.data["reason"] == "route found after holding"
+    assert [h["to"] for h in received(rec, msg).data["route"]] == ["R", "B"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(offset_nm=st.floats(min_value=-1e-6, max_value=1e-6), bearing=st.floats(min_value=0.0, max_value=360.0),
+       is_dark=st.booleans())
+def test_route_search_agrees_with_the_geodesic_at_the_edge_of_range(offset_nm: float, bearing: float,
+                                                                     is_dark: bool) -> None:
+    # The search rules sets out by their chord first: at the very edge of range it must still decide
+    # exactly as the geodesic distance does.
+    reach = 250 if is_dark else 150
+    env, rec, net = network(is_night=night if is_dark else day)
+    b = at(reach + offset_nm, bearing)
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(b), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=100)
+    assert (received(rec, msg) is not None) == (distance_nm(*BASE, *b) <= reach)
+
+
 def test_held_message_goes_when_the_geometry_allows() -> None:
     env, rec, net = network()
     net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
