@@ -67,7 +67,9 @@ class Router:
         """
         vessel = vessel or Vessel()
         open_passages = frozenset(p.name for p in self.graph.passages if p.admits(vessel.beam_m, vessel.draught_m))
-        key = (round(start[0], 6), round(start[1], 6), round(end[0], 6), round(end[1], 6),
+        # Exact ends in the key: a route remembered for a point a hair away from this one (within any
+        # rounding) would start there, and what a run gets would depend on what ran before it.
+        key = (float(start[0]), float(start[1]), float(end[0]), float(end[1]),
                tuple(sorted(a.key for a in avoid)), tuple(sorted(open_passages)))
         hit = self._cache.get(key)
         if hit is not None:

@@ -160,6 +160,21 @@ def test_repeated_routes_come_from_the_cache() -> None:
     assert ROUTER.route(a, b) is ROUTER.route(a, b)
 
 
+def test_a_route_does_not_depend_on_what_was_asked_before() -> None:
+    """A start a hair (1e-8 degrees, a millimetre) from one asked before gets its own route, starting where
+    it was asked, as a router that never saw the first would give: what a run gets does not depend on
+    what ran before it in the process."""
+    from campaign.geo.routing import Router
+
+    near, far = PLACES.get("Messina").anchorage, (36.10, 19.95)  # out into the Ionian Sea
+    hair = (near[0] + 1e-8, near[1] - 1e-8)
+    seen = Router(ROUTER.graph)
+    seen.route(near, far)
+    got = seen.route(hair, far)
+    assert (got.lats[0], got.lons[0]) == hair
+    assert got == Router(ROUTER.graph).route(hair, far)
+
+
 # -- published distances --------------------------------------------------------------------------
 
 PUBLISHED = yaml.safe_load((DATA_DIR / "distances_published.yaml").read_text())
