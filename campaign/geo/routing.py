@@ -22,7 +22,6 @@ from collections import OrderedDict
 
 import numpy as np
 import shapely
-from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 from shapely.geometry import box
 
@@ -159,11 +158,7 @@ class Router:
         near_b, w_b = self._links_of(b, var)
         # The start becomes row n of the matrix (its spare last rows are empty, so its links append
         # at the end of the CSR arrays); the end is reached through its visible nodes.
-        m = var.matrix
-        indptr = m.indptr.copy()
-        indptr[n + 1:] += len(near_a)
-        q = csr_matrix((np.concatenate([m.data, w_a]), np.concatenate([m.indices, near_a]), indptr),
-                       shape=m.shape)
+        q = var.with_start(n, near_a, w_a)
         direct_nm = float(earth.distance_nm(start[0], start[1], end[0], end[1]))
         # A search bounded to 1.6 x the direct distance (+60 nm) settles almost every leg; its answer is
         # exact whenever it is within the bound, and otherwise the unbounded search runs.

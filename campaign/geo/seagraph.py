@@ -41,6 +41,10 @@ ROUTING_FILE = DATA_DIR / "routing.yaml"
 PASSAGES_FILE = DATA_DIR / "passages.yaml"
 
 
+# Links a route's start may have (room kept for them in Variant.with_start): an end links to at most
+# 48 nodes (campaign/geo/routing.py, Router._links_of).
+SPARE_LINKS = 64
+
 # Directions in which each node looks for neighbours beyond its nearest ones (see SeaGraph._links).
 YAO_SECTORS = 8
 
@@ -123,6 +127,27 @@ class Variant:
     node_ok: np.ndarray
     obstacle: shapely.Geometry
     near: shapely.Geometry
+    # The arrays with_start writes a route's start into, kept: copying a million links for each search
+    # cost more than the search (derived, so not part of the variant's identity).
+    _spare: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def with_start(self, row: int, cols: np.ndarray, weights_nm: np.ndarray) -> csr_matrix:
+        """The matrix with its empty row ``row`` (one of the spare rows at its end, after every row that
+        has links) linked to nodes ``cols`` (int32) at ``weights_nm``: the links appended after all the
+        others, as ``np.concatenate`` of the arrays would put them. Valid until the next call."""
+        m = self.matrix
+        nnz, k = m.nnz, len(cols)
+        buf = self._spare.get("links")
+        if buf is None or len(buf[0]) < nnz + k:
+            size = nnz + max(k, SPARE_LINKS)
+            data, indices = np.empty(size, dtype=m.data.dtype), np.empty(size, dtype=m.indices.dtype)
+            data[:nnz], indices[:nnz] = m.data, m.indices
+            buf = self._spare["links"] = (data, indices, m.indptr.copy())
+        data, indices, indptr = buf
+        data[nnz:nnz + k] = weights_nm
+        indices[nnz:nnz + k] = cols
+        indptr[row + 1:] = m.indptr[row + 1:] + k
+        return csr_matrix((data[:nnz + k], indices[:nnz + k], indptr), shape=m.shape)
 
 
 def _clear(a: np.ndarray, b: np.ndarray, obstacle: shapely.Geometry) -> np.ndarray:

@@ -35,3 +35,25 @@ def test_the_disk_cache_gives_back_the_same_graph(tmp_path) -> None:
     # A damaged file is rebuilt, not trusted.
     files[0].write_bytes(b"not a graph")
     assert cached_graph(default_land(), LAND_FILE, folder=tmp_path).n_base == g.n_base
+
+
+def test_a_start_written_into_the_kept_arrays_makes_the_matrix_concatenation_makes() -> None:
+    """``Variant.with_start`` gives exactly the matrix of the start's links appended to a copy of the
+    graph's, call after call (the kept arrays are rewritten, never left holding the last start)."""
+    from scipy.sparse import csr_matrix
+
+    graph = default_router().graph
+    var = graph.variant((), frozenset(p.name for p in graph.passages))
+    m, n = var.matrix, len(graph.xy)
+    rng = np.random.default_rng(3)
+    for k in (48, 5, 20):
+        cols = np.sort(rng.choice(n, size=k, replace=False)).astype(np.int32)
+        w = rng.uniform(0.5, 30.0, k)
+        indptr = m.indptr.copy()
+        indptr[n + 1:] += k
+        want = csr_matrix((np.concatenate([m.data, w]), np.concatenate([m.indices, cols]), indptr), shape=m.shape)
+        got = var.with_start(n, cols, w)
+        assert got.shape == want.shape and got.nnz == want.nnz
+        assert np.array_equal(got.indptr, want.indptr) and np.array_equal(got.indices, want.indices)
+        assert np.array_equal(got.data, want.data)
+    assert var.matrix.nnz == m.nnz and np.array_equal(var.matrix.indptr, m.indptr)  # the graph untouched
