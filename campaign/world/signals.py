@@ -450,11 +450,7 @@ class SignalNetwork:
             now = places.setdefault(t_dep, {})
             at, xyz = v.fixed, v.xyz
             if at is None:
-                got = now.get(key)
-                if got is None:
-                    at = v.position(t_dep)
-                    got = now[key] = (at, self._xyz(at))
-                at, xyz = got
+                at, xyz = self._place(now, v, t_dep)
             # Chord (m) per unit of receive factor beyond which a set is out of range by day and by night
             # (radio_range.beyond, inlined: it is asked of every set tried).
             v_set = v.set
@@ -464,11 +460,7 @@ class SignalNetwork:
                 if u is v or (shore and u_shore) or u_key in done:
                     continue
                 if u_at is None:
-                    got = now.get(u_key)
-                    if got is None:
-                        u_at = u.position(t_dep)
-                        got = now[u_key] = (u_at, self._xyz(u_at))
-                    u_at, u_xyz = got
+                    u_at, u_xyz = self._place(now, u, t_dep)
                 if dist(xyz, u_xyz) > reach_m * rf + CHORD_SLACK_M:
                     continue  # beyond range whatever the light: no need of the geodesic
                 if not self._within(v, at, u, u_at, t_dep):
@@ -478,6 +470,16 @@ class SignalNetwork:
                     back[u_key] = (key, "wireless", 0.0)
                     push(heap, (t_dep, next(order), u_key, "wireless"))
         return None
+
+    def _place(self, places: dict[str, tuple[tuple[float, float], Xyz]], v: _Vertex, t: float
+               ) -> tuple[tuple[float, float], Xyz]:
+        """Where a moving vertex is at minute ``t``, (lat, lon) and its Earth-centred point, remembered in
+        ``places`` (one route search's, for that minute)."""
+        got = places.get(v.key)
+        if got is None:
+            at = v.position(t)
+            got = places[v.key] = (at, self._xyz(at))
+        return got
 
     def _route_record(self, hops: list[_Hop]) -> tuple[dict[str, str], ...]:
         return tuple({"from": self._vertices[h.src].label, "to": self._vertices[h.dst].label, "by": h.by}

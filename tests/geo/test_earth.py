@@ -58,3 +58,20 @@ def test_forward_then_inverse_returns_distance_and_bearing(lat, lon, az, dist) -
     bearing, d = earth.inverse(lat, lon, lat2, lon2)
     assert d == pytest.approx(dist, rel=1e-9, abs=1e-7)
     assert min(abs(bearing - az % 360), 360 - abs(bearing - az % 360)) < 1e-6
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-80, 80), st.floats(-180, 180), st.floats(-80, 80), st.floats(-180, 180),
+       st.floats(-720, 720), st.floats(0, 3000))
+def test_plain_floats_take_the_scalar_path_and_give_the_array_paths_numbers(lat1, lon1, lat2, lon2, az, dist) -> None:
+    """Scalars go straight to pyproj's scalar call; the numbers are those of a one-element array, bit for
+    bit (the simulation's records depend on it), and plain floats come back."""
+    one = np.atleast_1d
+    b, d = earth.inverse(lat1, lon1, lat2, lon2)
+    ab, ad = earth.inverse(one(lat1), one(lon1), one(lat2), one(lon2))
+    assert (b, d) == (ab[0], ad[0]) and type(b) is float and type(d) is float
+    assert earth.bearing_deg(lat1, lon1, lat2, lon2) == earth.bearing_deg(one(lat1), one(lon1), one(lat2), one(lon2))[0]
+    assert 0.0 <= b <= 360.0
+    la, lo = earth.forward(lat1, lon1, az, dist)
+    ala, alo = earth.forward(one(lat1), one(lon1), one(az), one(dist))
+    assert (la, lo) == (ala[0], alo[0]) and type(la) is float
