@@ -3,8 +3,8 @@
 A replicate is ``campaign.runner.run(scenario, seed)`` — the same call as the command line's (DESIGN.md
 section 2) — flattened into the measures of campaign/batch/measures.py. Nothing else is built: no
 tracks, summary or replay (they are derived from the records, and any replicate can be rerun exactly
-with them: ``python run_campaign.py SCENARIO --variant V --seed SEED``, or :func:`rerun` for a design
-point). With ``records_dir`` each replicate's ``events.jsonl`` is also written, under
+with them: ``python run_campaign.py SCENARIO --variant V --seed SEED``, with ``--set NAME=VALUE`` for each
+parameter of a design point, or :func:`rerun` from Python). With ``records_dir`` each replicate's ``events.jsonl`` is also written, under
 ``records/<variant>/[point<p>/]<seed>/``, atomically, so a retried task replaces its own files.
 
 The scenario of each (file, variant) is loaded once per worker process and kept (``functools.cache``);

@@ -79,7 +79,8 @@ def _template(plan: BatchPlan) -> xr.Dataset:
                                                                       "kind": m.kind})
     data[DONE] = (dims, da.zeros(shape, dtype=bool, chunks=chunks), {"long_name": "replicate written"})
     attrs = {"title": f"batch of {plan.scenario_name}", **plan.identity(),
-             "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (base: no --variant)"}
+             "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (base: no --variant; "
+                      "a design point: --set PARAMETER=VALUE for each of its parameters)"}
     return xr.Dataset(data, coords=coords, attrs=attrs)
 
 
