@@ -135,13 +135,30 @@ class Router:
             idx = idx[np.isfinite(dist)]
             idx = idx[var.node_ok[idx]]
             if len(idx):
-                idx = idx[self._sees(p, g.xy[idx], var, True)]
+                seen = idx[self._sees(p, g.xy[idx], var, True)]
+                idx = seen if len(seen) else self._past_the_offing(p, idx, var)
             if len(idx):
                 plat, plon = g.land.plane.to_latlon(p[0], p[1])
                 w = earth.distance_nm(np.full(len(idx), float(plat)), np.full(len(idx), float(plon)),
                                       g.lat[idx], g.lon[idx])
                 return idx.astype(np.int32), np.atleast_1d(w)
         raise RouteError("no sea route: an end sees no open water within 135 nm")
+
+    def _past_the_offing(self, p: np.ndarray, idx: np.ndarray, var: Variant) -> np.ndarray:
+        """Nodes an end inside the offing reaches when none lies within the approach radius.
+
+        Coastal nodes sit only off the obstacle's corners, so along a straight open coast the nearest
+        node can be farther than ``approach_radius_nm`` from an end close inshore. The approach leg
+        then goes on, still clear of the clearance band, to the nearest nodes it sees, and to those
+        no more than the approach radius beyond them, so that it is no longer than it must be.
+        """
+        xy = self.graph.xy[idx]
+        lines = shapely.linestrings(np.stack([np.broadcast_to(p, xy.shape), xy], axis=1))
+        ok = ~shapely.intersects(var.near, lines)
+        if not ok.any():
+            return idx[:0]
+        d_m = np.hypot(*(xy - p).T)
+        return idx[ok & (d_m <= d_m[ok].min() + self._approach_m)]
 
     # -- the search -----------------------------------------------------------------------------
 

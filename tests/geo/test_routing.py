@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import shapely
 import yaml
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components
 
@@ -79,6 +79,9 @@ sea_point = st.tuples(st.floats(30.0, 46.0), st.floats(-6.0, 36.5))
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(a=sea_point, b=sea_point)
+# Inside the offing off a straight stretch of the Spanish coast, more than the approach radius from
+# any node: the approach leg must reach on to the graph.
+@example(a=(36.0, 0.0), b=(36.71875, -3.125))
 def test_routes_between_random_sea_points_never_touch_land(a, b, land_with_clearance) -> None:
     assume(in_main_water(*a) and in_main_water(*b))
     route = ROUTER.route(a, b)
