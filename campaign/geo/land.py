@@ -30,6 +30,8 @@ MAX_EDGE_DEG = 0.05
 
 # Segments per quarter circle of a shore band's rounded corners (see Land.shore_band).
 SHORE_BAND_QUAD_SEGS = 8
+# Answers of the full step off shore kept per Land (a campaign asks a few dozen distinct points).
+STEPS_OFF_SHORE_KEPT = 4096
 
 
 def read_layer(path: Path, layer: str) -> tuple[list[shapely.Geometry], dict[str, np.ndarray]]:
@@ -110,7 +112,16 @@ class Land:
         x, y = (float(v) for v in self.plane.to_xy(lat, lon))
         if not shapely.intersects_xy(self.shore_band(clearance_nm * earth.M_PER_NM * PLANE_STRETCH_MAX), x, y):
             return lat, lon
-        return self._step_off_shore(lat, lon, clearance_nm)
+        # Close inshore the full test costs about a millisecond (the distance to a whole coastline), and
+        # doctrine asks again and again about the same few points (a watch off a strait's mouth): the
+        # answers are kept, by the exact point, beside the frozen fields.
+        memo = self.__dict__.setdefault("_steps_off_shore", {})
+        key = (lat, lon, clearance_nm)
+        if key not in memo:
+            if len(memo) >= STEPS_OFF_SHORE_KEPT:
+                memo.clear()
+            memo[key] = self._step_off_shore(lat, lon, clearance_nm)
+        return memo[key]
 
     def shore_band(self, reach_m: float) -> shapely.Geometry:
         """Land with every plane point within ``reach_m`` of it (prepared): a point outside lies farther

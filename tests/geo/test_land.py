@@ -88,3 +88,15 @@ def test_open_water_is_settled_by_the_quick_test_as_the_full_one_settles_it() ->
             assert got == land._step_off_shore(lat, lon, clear_nm)
             quick_hits += got == (lat, lon)
     assert quick_hits > 500  # most points lie at sea, clear: the quick answer is used
+
+
+def test_a_point_asked_again_gets_the_same_step_off_shore() -> None:
+    """The full answers are kept by the exact point: asked again, a point close inshore (off the
+    Dardanelles, where doctrine watches) gets what the full test gives, and a point a hair away is
+    worked out afresh."""
+    land = default_land()
+    lat, lon = 40.19425897597962, 26.25732273753523
+    first = land.step_off_shore(lat, lon, 0.4)
+    assert land.step_off_shore(lat, lon, 0.4) == first == land._step_off_shore(lat, lon, 0.4)
+    near = land.step_off_shore(lat + 1e-9, lon, 0.4)
+    assert near == land._step_off_shore(lat + 1e-9, lon, 0.4)
