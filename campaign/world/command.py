@@ -124,14 +124,11 @@ class CommandRuntime:
     """The commands of one world, and the signal network between them."""
 
     def __init__(self, world: World) -> None:
-        from campaign.world.light import light_at
+        from campaign.world.light import is_night
 
         self.world = world
         sc = world.scenario
         sides = {n: side for side, nations in sc.sides.items() for n in nations}
-
-        def is_night(lat: float, lon: float, when) -> bool:
-            return light_at(lat, lon, when).is_night
 
         self.net = SignalNetwork(world.env, world.rec.emit, world.clock, world.rng["signals"], is_night=is_night,
                                  sides=sides, neutral_sides=sc.neutral_sides,

@@ -392,6 +392,16 @@ def light_at(lat: float, lon: float, when: datetime, rules: LightRules | None = 
     return Light(STATES[state_code(sun_alt, moon_alt, illum, rules)], sun_alt, moon_alt, illum)
 
 
+def is_night(lat: float, lon: float, when: datetime, rules: LightRules | None = None) -> bool:
+    """``light_at(lat, lon, when).is_night`` from the sun alone: night, moonlit or dark, is the sun's
+    centre below the civil-twilight altitude, whatever the moon. The same altitude, from the same
+    operations, as :func:`light_at` (a NaN counts as night there too); no moon, no ``Light``."""
+    r = rules or default_light_rules()
+    row = _interp(_ephem_date(when))
+    sun_alt = _altitude_scalar(float(lat), float(lon), float(row[0]), _wrap_deg(float(row[1])), 0.0)
+    return not sun_alt >= r.civil_twilight_alt_deg
+
+
 def state_at_date(lat: float, lon: float, date: float, rules: LightRules | None = None) -> str:
     """The state of :func:`light_at` at a place (degrees, floats) and an ephem date (days since
     1899-12-31 12:00 UT): the scalar hot path of the world's conditions, no datetimes, no arrays."""

@@ -35,6 +35,7 @@ from campaign.world.light import (
     Light,
     LightRules,
     default_light_rules,
+    is_night,
     light_at,
     light_states,
     moon_altitude_deg,
@@ -404,6 +405,23 @@ def test_states_are_consistent_with_the_altitudes(lat: float, lon: float, minute
     else:
         assert light.state == "dark_night"
     assert light.is_night == (sun < RULES.civil_twilight_alt_deg)
+    assert is_night(lat, lon, when) == light.is_night
+
+
+def test_the_suns_night_is_the_lights_night_minute_by_minute() -> None:
+    """``is_night`` (the sun alone) against ``light_at`` at every second through Messina's dusk and
+    dawn of 6 August 1914 (a moonlit night: the moon never makes it day) and every minute of the day."""
+    lat, lon = 38.19, 15.56
+    day = datetime(1914, 8, 6, tzinfo=UTC)
+    whens = [day + timedelta(minutes=m) for m in range(1440)]
+    for hour in (4, 18):  # civil dawn about 04:10 UTC, dusk about 18:40 UTC
+        whens += [day + timedelta(hours=hour, seconds=s) for s in range(3600)]
+    flips = 0
+    for i, when in enumerate(whens):
+        night = is_night(lat, lon, when)
+        assert night == light_at(lat, lon, when).is_night, when
+        flips += i > 0 and night != is_night(lat, lon, whens[i - 1])
+    assert flips >= 4  # dusk and dawn, in the minutes and again in the seconds
 
 
 # ------------------------------------------------------------------- fast scalar paths, exactly
