@@ -159,6 +159,14 @@ def _light_stretch(start_utc: datetime, motion: Motion, k: int) -> LightStretch:
     return LightStretch(start_utc, motion, motion.t0_min + k * STRETCH_MIN)
 
 
+def _region_edges(regions: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The edges of the weather regions (lon/lat), prepared for the crossing test."""
+    edges = tuple(r.geometry.boundary for r in regions)
+    for e in edges:
+        shapely.prepare(e)
+    return edges
+
+
 @functools.lru_cache(maxsize=ROUTES_KEPT)
 def _route_crossings_nm(route: Route, boundaries: tuple[Any, ...]) -> tuple[float, ...]:
     """Distances along ``route``, nm, at which it crosses one of the region ``boundaries`` (shapely
@@ -185,6 +193,8 @@ def _route_crossings_nm(route: Route, boundaries: tuple[Any, ...]) -> tuple[floa
         bx0, by0, bx1, by1 = boundary.bounds
         if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
             continue  # the boxes do not meet: no crossing
+        if not shapely.intersects(line, boundary):
+            continue  # the prepared test first: most routes cross few edges, and the intersection costs
         for pt in shapely.get_parts(line.intersection(boundary)):
             if pt.geom_type != "Point":
                 continue
@@ -220,7 +230,7 @@ class WorldConditions:
         # Period boundaries and script edges, t_min ascending: where the weather may change anywhere.
         w_changes = weather.changes(weather.first - weather.period, weather.last_end + weather.period)
         self._weather_t = [clock.t_min(t) for t in w_changes]
-        self._boundaries = tuple(r.geometry.boundary for r in weather.params.regions)
+        self._boundaries = _region_edges(weather.params.regions)
         # id(motion) -> _Track (the motion is held, so its id cannot be reused while it is remembered).
         self._memo: dict[int, _Track] = {}
         self._visibility: dict[tuple[int, str], float] = {}  # (weather interval, region) -> factor

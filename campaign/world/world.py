@@ -24,6 +24,7 @@ from campaign.world.clock import Clock
 from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
+from campaign.world.environment import WorldEnvironment
 from campaign.world.engagement import Engagements
 from campaign.world.records import Recorder
 from campaign.world.rules import StrategicRules, default_rules
@@ -59,7 +60,7 @@ class World:
                  engine: str | None = None) -> None:
         self.scenario = scenario
         self.seed = seed
-        self.env = simpy.Environment()
+        self.env = WorldEnvironment()
         self.clock = Clock(scenario.start_utc)
         self.rec = Recorder()
         self.router = router or default_router()

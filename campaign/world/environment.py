@@ -1,0 +1,47 @@
+"""The world's SimPy environment: SimPy's own, with a hook for work held back until it could be seen.
+
+Some of the world's work is wasted when done at once: a force that is given new orders ends its leg
+(and the eyes are told it lies still) and, in the same instant and the same process, starts a new leg
+(and the eyes are told again). The first telling is never seen by anyone. Work of that kind is handed
+to :meth:`WorldEnvironment.on_settle` and done at the last moment at which the order of events could
+still depend on it: before any event is scheduled (so every event it schedules keeps its place in
+SimPy's order) and at the end of every step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import simpy
+from simpy.core import NORMAL, EventPriority, SimTime
+from simpy.events import Event
+
+
+class WorldEnvironment(simpy.Environment):
+    """``simpy.Environment`` that runs its *settle* callbacks before scheduling any event and after
+    every step. A callback must be cheap when it has nothing to do, and must not re-enter itself."""
+
+    def __init__(self, initial_time: SimTime = 0) -> None:
+        super().__init__(initial_time)
+        self._settle: list[Callable[[], None]] = []
+
+    def on_settle(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` before every event is scheduled and after every step."""
+        self._settle.append(fn)
+
+    def settle(self) -> None:
+        """Do the held-back work now (before reading what it would change)."""
+        for fn in self._settle:
+            fn()
+
+    def schedule(self, event: Event, priority: EventPriority = NORMAL, delay: SimTime = 0) -> None:
+        for fn in self._settle:
+            fn()
+        super().schedule(event, priority, delay)
+
+    def step(self) -> None:
+        try:
+            super().step()
+        finally:
+            for fn in self._settle:
+                fn()

@@ -1,0 +1,43 @@
+"""The world's eyes: a force's motion is told to the sighting model once the world settles, so that a
+leg ended and another begun in the same instant is predicted once; what is seen is exactly what telling
+the model at once gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.batch.replicate import scenario_of
+from campaign.paths import SCENARIO_DIR
+from campaign.world.sighting import SightingModel
+from campaign.world.world import World
+
+SCENARIO = str(SCENARIO_DIR / "goeben_1914.yaml")
+
+
+def run(variant: str, seed: int, *, deferred: bool, monkeypatch) -> tuple[list, int]:
+    """(records, the model's updates) of one run, the model told of each motion at once or when the
+    world settles."""
+    updates = {"n": 0}
+    original = SightingModel.update
+
+    def counted(self, force, motion):
+        updates["n"] += 1
+        return original(self, force, motion)
+
+    monkeypatch.setattr(SightingModel, "update", counted)
+    world = World(scenario_of(SCENARIO, variant), seed)
+    world.contacts._deferred = deferred
+    world.run()
+    monkeypatch.undo()
+    return [repr(r) for r in world.rec.records], updates["n"]
+
+
+@pytest.mark.parametrize("variant, seed", [("base", 5), ("troubridge_engages", 0)])
+def test_telling_the_model_when_the_world_settles_sees_what_telling_it_at_once_sees(variant, seed,
+                                                                                   monkeypatch) -> None:
+    at_once, n_at_once = run(variant, seed, deferred=False, monkeypatch=monkeypatch)
+    settled, n_settled = run(variant, seed, deferred=True, monkeypatch=monkeypatch)
+    assert settled == at_once  # every record, byte for byte
+    assert any("type='sighting'" in r for r in settled)
+    # Forces given new orders end a leg and begin another in one instant: the first telling is saved.
+    assert n_settled < 0.85 * n_at_once

@@ -1,0 +1,45 @@
+"""The world's SimPy environment: held-back work is done before any event is scheduled and after each
+step, so that nothing scheduled can overtake it."""
+
+from __future__ import annotations
+
+from campaign.world.environment import WorldEnvironment
+
+
+def test_settle_runs_before_every_schedule_and_after_every_step() -> None:
+    env = WorldEnvironment()
+    log: list[str] = []
+    held: list[str] = []
+
+    def settle() -> None:
+        while held:
+            log.append(f"settled {held.pop(0)} at {env.now:g}")
+
+    env.on_settle(settle)
+
+    def proc():
+        held.append("a")
+        log.append("scheduling")
+        yield env.timeout(5)  # scheduling the timeout settles "a" first
+        held.append("b")  # nothing is scheduled after this in the step: the step's end settles it
+        log.append("done")
+
+    env.process(proc())
+    env.run()
+    assert log == ["scheduling", "settled a at 0", "done", "settled b at 5"]
+    assert env.now == 5
+
+
+def test_it_is_simpys_environment_otherwise() -> None:
+    env = WorldEnvironment()
+    seen: list[tuple[float, str]] = []
+
+    def proc(name: str, delay: float):
+        yield env.timeout(delay)
+        seen.append((env.now, name))
+
+    for name, delay in (("late", 3.0), ("early", 1.0), ("tie-first", 2.0), ("tie-second", 2.0)):
+        env.process(proc(name, delay))
+    env.run(until=10)
+    assert seen == [(1.0, "early"), (2.0, "tie-first"), (2.0, "tie-second"), (3.0, "late")]
+    assert env.now == 10
