@@ -34,7 +34,7 @@ from campaign.world.signal_data import default_signal_data
 from campaign.world.signals import Message, SignalNetwork
 
 if TYPE_CHECKING:
-    from campaign.world.units import ForceState
+    from campaign.world.units import ForceState, ShipState
     from campaign.world.world import World
 
 # Friendly forces within this distance of a commander are "in company": he sees what they do, nm.
@@ -55,6 +55,19 @@ HOLD_NM = 0.5
 # (degrees: about 0.3 nm).
 OUTSIDE_SEARCH_DEG = (0.05, 0.15, 0.5)
 EDGE_STEP_DEG = 0.005
+
+
+def _first_below(ship: ShipState, t_min: float, fraction: float) -> float:
+    """The first minute from ``t_min`` (where the ship's coal reaches ``fraction`` of her bunkers, as
+    worked out) at which doctrine's own test, coal over bunkers *below* the fraction, holds: the worked
+    time can land a hair short of it, and a look then would find the bunkers not yet low."""
+    step = math.ulp(t_min)
+    for _ in range(128):
+        if ship.coal_at(t_min) / ship.ship.coal_capacity_t < fraction:
+            break
+        t_min += step
+        step *= 2.0
+    return t_min
 
 
 def _outside(lat: float, lon: float, areas: tuple, land) -> tuple[float, float] | None:
@@ -135,6 +148,13 @@ class CommandRuntime:
                                  data=default_signal_data().with_telegraph_delay(sc.factors.telegraph_delay))
         self.nodes: dict[str, Node] = {}
         self._ports_memo: dict[tuple, tuple[Port, ...]] = {}
+        # Forces whose bunkers are to be watched again once the world settles (see coal_watch).
+        self._coal_due: dict[str, ForceState] = {}
+        self._watching_coal = False
+        on_settle = getattr(world.env, "on_settle", None)
+        self._coal_deferred = on_settle is not None
+        if on_settle is not None:
+            on_settle(self._settle_coal_watch)
         for hq in sc.headquarters:
             node = Node(hq.name, hq.side, hq.nation, force=hq.aboard, hq=hq)
             self.nodes[hq.name] = node
@@ -380,7 +400,28 @@ class CommandRuntime:
 
     def coal_watch(self, force: ForceState) -> None:
         """Schedule the commander's look at his bunkers for when the emptiest ship will fall below
-        his threshold at the present rates (exact, and re-scheduled whenever the force's motion changes)."""
+        his threshold at the present rates (exact, and re-scheduled whenever the force's motion changes).
+
+        Worked out when the world settles: a leg is begun (or ended) before its ships' coal rates are
+        set, and the look must be timed by the rates the ships will burn at, not the ones they had."""
+        if not self._coal_deferred:
+            self._watch_coal(force)
+            return
+        if self._coal_due and force.name not in self._coal_due:
+            self._settle_coal_watch()  # in the order the forces moved
+        self._coal_due[force.name] = force
+
+    def _settle_coal_watch(self) -> None:
+        if self._watching_coal or not self._coal_due:
+            return
+        self._watching_coal = True
+        try:
+            while self._coal_due:
+                self._watch_coal(self._coal_due.pop(next(iter(self._coal_due))))
+        finally:
+            self._watching_coal = False
+
+    def _watch_coal(self, force: ForceState) -> None:
         node = self.nodes.get(force.name)
         if node is None or node.standing.coal_low is None or node.mode.startswith("coal"):
             return
@@ -392,7 +433,8 @@ class CommandRuntime:
             if coal <= floor:
                 t_low = now
             elif s.rate_t_per_h < 0:
-                t_low = min(t_low, now + (coal - floor) / -s.rate_t_per_h * 60.0)
+                t_low = min(t_low, _first_below(s, now + (coal - floor) / -s.rate_t_per_h * 60.0,
+                                                node.standing.coal_low))
         if t_low < self.world.end_min:
             node.coal_token += 1
             self.world.env.process(self._coal_check(node, node.coal_token, t_low))

@@ -138,3 +138,26 @@ def test_a_jammer_jams_from_first_sight_until_contact_is_lost(write_scenario) ->
     end = recs(w, "jamming_end", "Gloucester")
     assert start and start[0].t_min == pytest.approx(first.t_min)
     assert lost and end and end[0].t_min == pytest.approx(lost[-1].t_min)
+
+
+def test_the_commander_runs_for_port_when_his_coal_falls_low_under_way(write_scenario) -> None:
+    """The look at the bunkers is timed by the rate the ships burn at on the new leg (not the rate they
+    had lying still before it), and comes when the emptiest ship falls below the standing fraction, in
+    mid-passage, not at the passage's end."""
+    w = run_world(write_scenario, [
+        {"name": "Dublin", "side": "Entente", "ships": ["Dublin"], "start": {"lat": 36.5, "lon": 16.0}, "coal_t": 400,
+         "orders": [{"do": "sail", "to": {"lat": 36.5, "lon": 16.3}, "speed": 8},
+                    {"do": "sail", "to": {"lat": 36.0, "lon": 24.0}, "speed": 24}]},
+    ], command={"standing": {"Dublin": {"coal_low": 0.2}}}, end="1914-08-03T12:00Z")
+    capacity_t = w.forces["Dublin"].ships[0].ship.coal_capacity_t
+    passage = recs(w, "depart", "Dublin")[1]
+    rate_t_per_h = -passage.data["coal_rate_t_per_h"]
+    assert rate_t_per_h > 10.0  # steaming at speed, not lying still
+    due_min = passage.t_min + (passage.data["coal_t"] - 0.2 * capacity_t) / rate_t_per_h * 60.0
+    low = [r for r in recs(w, "orders", "Dublin") if "coal low" in (r.data.get("reason") or "")]
+    assert low, "the commander never looked at his bunkers"
+    assert low[0].t_min == pytest.approx(due_min, abs=0.5)
+    assert low[0].data["coal_t"] == pytest.approx(0.2 * capacity_t, abs=0.05)
+    assert "Valletta" in low[0].data["orders"][0]
+    # Before the passage's end: she turns for port in mid-passage.
+    assert not [r for r in recs(w, "arrive", "Dublin") if r.t_min <= low[0].t_min and r.t_min > passage.t_min]
