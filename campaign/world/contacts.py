@@ -108,8 +108,7 @@ class Contacts:
 
     def gone(self, force: ForceState) -> None:
         if force.name in self.current:
-            self.settle()
-            self._untold.pop(force.name, None)
+            self.settle()  # what it did before it went, first
             del self.current[force.name]
             self.model.update(force.name, None)
 

@@ -30,18 +30,16 @@ class WorldEnvironment(simpy.Environment):
         self._settle.append(fn)
 
     def settle(self) -> None:
-        """Do the held-back work now (before reading what it would change)."""
+        """Do the held-back work now."""
         for fn in self._settle:
             fn()
 
     def schedule(self, event: Event, priority: EventPriority = NORMAL, delay: SimTime = 0) -> None:
-        for fn in self._settle:
-            fn()
+        self.settle()
         super().schedule(event, priority, delay)
 
     def step(self) -> None:
         try:
             super().step()
         finally:
-            for fn in self._settle:
-                fn()
+            self.settle()

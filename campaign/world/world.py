@@ -24,8 +24,8 @@ from campaign.world.clock import Clock
 from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
-from campaign.world.environment import WorldEnvironment
 from campaign.world.engagement import Engagements
+from campaign.world.environment import WorldEnvironment
 from campaign.world.records import Recorder
 from campaign.world.rules import StrategicRules, default_rules
 from campaign.world.sighting import Conditions, SightingRules
