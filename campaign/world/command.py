@@ -30,6 +30,7 @@ from campaign.geo import earth
 from campaign.model.orders import Point, Sail
 from campaign.scenario.model import HeadquartersSpec, MessageSpec
 from campaign.world.sighting import LEVELS
+from campaign.world.environment import HeldBack
 from campaign.world.signal_data import default_signal_data
 from campaign.world.signals import Message, SignalNetwork
 
@@ -149,12 +150,7 @@ class CommandRuntime:
         self.nodes: dict[str, Node] = {}
         self._ports_memo: dict[tuple, tuple[Port, ...]] = {}
         # Forces whose bunkers are to be watched again once the world settles (see coal_watch).
-        self._coal_due: dict[str, ForceState] = {}
-        self._watching_coal = False
-        on_settle = getattr(world.env, "on_settle", None)
-        self._coal_deferred = on_settle is not None
-        if on_settle is not None:
-            on_settle(self._settle_coal_watch)
+        self._coal_due: HeldBack[ForceState] = HeldBack(world.env, lambda _, force: self._watch_coal(force))
         for hq in sc.headquarters:
             node = Node(hq.name, hq.side, hq.nation, force=hq.aboard, hq=hq)
             self.nodes[hq.name] = node
@@ -404,22 +400,7 @@ class CommandRuntime:
 
         Worked out when the world settles: a leg is begun (or ended) before its ships' coal rates are
         set, and the look must be timed by the rates the ships will burn at, not the ones they had."""
-        if not self._coal_deferred:
-            self._watch_coal(force)
-            return
-        if self._coal_due and force.name not in self._coal_due:
-            self._settle_coal_watch()  # in the order the forces moved
-        self._coal_due[force.name] = force
-
-    def _settle_coal_watch(self) -> None:
-        if self._watching_coal or not self._coal_due:
-            return
-        self._watching_coal = True
-        try:
-            while self._coal_due:
-                self._watch_coal(self._coal_due.pop(next(iter(self._coal_due))))
-        finally:
-            self._watching_coal = False
+        self._coal_due.put(force.name, force)
 
     def _watch_coal(self, force: ForceState) -> None:
         node = self.nodes.get(force.name)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from campaign.model.ships import Ship
+from campaign.world.environment import HeldBack
 from campaign.world.motion import Motion
 from campaign.world.sighting import LEVELS, Conditions, SightingModel, SightingRules, default_sighting_rules
 from campaign.world.units import ForceState
@@ -50,18 +51,16 @@ class Contacts:
         self.versions: dict[str, int] = {}
         self.current: dict[str, Motion] = {}
         self.history: dict[str, list[Motion | None]] = {}  # every motion of every force, for checks
-        # Motions the model has not been told yet, by force, in the order they came (see ``settle``).
-        self._untold: dict[str, Motion] = {}
-        self._telling = False
-        on_settle = getattr(world.env, "on_settle", None)
-        self._deferred = on_settle is not None
-        if on_settle is not None:
-            on_settle(self.settle)
         self.listeners: list[Listener] = []
         rules = (rules or default_sighting_rules()).scaled(world.scenario.factors.sighting_range)
         self.model = SightingModel(world.env, rules, conditions,
                                    world.rng["sighting"], world.end_min, hostile=self.hostile,
                                    ships_of=self.ships_of, on_change=self._on_change)
+        # The model is told of a motion when the world settles (before any event is scheduled, at the
+        # end of the step): a force that ends its leg and starts another in the same breath has its
+        # predictions made once, for the new leg. Telling schedules events and changes no contact, so
+        # nothing can have seen the difference.
+        self.untold = HeldBack(world.env, self.model.update)
 
     def listen(self, fn: Listener) -> None:
         self.listeners.append(fn)
@@ -82,33 +81,11 @@ class Contacts:
         self.versions[force.name] = version
         self.current[force.name] = motion
         self.history.setdefault(force.name, []).append(motion)
-        if not self._deferred:
-            self.model.update(force.name, motion)
-            return
-        # The model is told when the world settles (before any event is scheduled, at the end of the
-        # step): a force that ends its leg and starts another in the same breath has its predictions
-        # made once, for the new leg. Another force's motion must not overtake this one's.
-        if self._untold and force.name not in self._untold:
-            self.settle()
-        self._untold[force.name] = motion
-
-    def settle(self) -> None:
-        """Tell the model of the motions it has not been told, in the order they came. Nothing can have
-        seen the difference: telling schedules events and changes no contact, and the world settles
-        before anything else is scheduled."""
-        if self._telling or not self._untold:
-            return
-        self._telling = True
-        try:
-            while self._untold:
-                name = next(iter(self._untold))
-                self.model.update(name, self._untold.pop(name))
-        finally:
-            self._telling = False
+        self.untold.put(force.name, motion)
 
     def gone(self, force: ForceState) -> None:
         if force.name in self.current:
-            self.settle()  # what it did before it went, first
+            self.untold.settle()  # what it did before it went, first
             del self.current[force.name]
             self.model.update(force.name, None)
 

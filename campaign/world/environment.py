@@ -11,10 +11,13 @@ SimPy's order) and at the end of every step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 import simpy
 from simpy.core import NORMAL, EventPriority, SimTime
 from simpy.events import Event
+
+T = TypeVar("T")
 
 
 class WorldEnvironment(simpy.Environment):
@@ -43,3 +46,41 @@ class WorldEnvironment(simpy.Environment):
             super().step()
         finally:
             self.settle()
+
+
+class HeldBack(Generic[T]):
+    """Work per key (a force's name) held back until ``env`` settles, then done by ``do(key, item)``.
+
+    Work put again for a key replaces the held one (only the last can matter); work for another key
+    first does all that is held, so that the work is done in the order it came. Without a settling
+    environment (a plain ``simpy.Environment``) the work is done at once.
+    """
+
+    def __init__(self, env: simpy.Environment, do: Callable[[str, T], None]) -> None:
+        self._do = do
+        self._due: dict[str, T] = {}
+        self._busy = False
+        on_settle = getattr(env, "on_settle", None)
+        self.deferred = on_settle is not None
+        if on_settle is not None:
+            on_settle(self.settle)
+
+    def put(self, key: str, item: T) -> None:
+        if not self.deferred:
+            self._do(key, item)
+            return
+        if self._due and key not in self._due:
+            self.settle()
+        self._due[key] = item
+
+    def settle(self) -> None:
+        """Do what is held, in the order it came (the work may schedule events: they settle nothing)."""
+        if self._busy or not self._due:
+            return
+        self._busy = True
+        try:
+            while self._due:
+                key = next(iter(self._due))
+                self._do(key, self._due.pop(key))
+        finally:
+            self._busy = False

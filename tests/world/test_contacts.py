@@ -26,7 +26,7 @@ def run(variant: str, seed: int, *, deferred: bool, monkeypatch) -> tuple[list, 
 
     monkeypatch.setattr(SightingModel, "update", counted)
     world = World(scenario_of(SCENARIO, variant), seed)
-    world.contacts._deferred = deferred
+    world.contacts.untold.deferred = deferred
     world.run()
     monkeypatch.undo()
     return [repr(r) for r in world.rec.records], updates["n"]

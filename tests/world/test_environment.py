@@ -3,7 +3,9 @@ step, so that nothing scheduled can overtake it."""
 
 from __future__ import annotations
 
-from campaign.world.environment import WorldEnvironment
+import simpy
+
+from campaign.world.environment import HeldBack, WorldEnvironment
 
 
 def test_settle_runs_before_every_schedule_and_after_every_step() -> None:
@@ -43,3 +45,29 @@ def test_it_is_simpys_environment_otherwise() -> None:
     env.run(until=10)
     assert seen == [(1.0, "early"), (2.0, "tie-first"), (2.0, "tie-second"), (3.0, "late")]
     assert env.now == 10
+
+
+def test_held_back_work_keeps_the_last_for_a_key_and_the_order_of_keys() -> None:
+    env = WorldEnvironment()
+    done: list[tuple[str, int]] = []
+    held = HeldBack(env, lambda key, item: done.append((key, item)))
+
+    def proc():
+        held.put("Dublin", 1)
+        held.put("Dublin", 2)  # replaces 1: nothing was scheduled between
+        held.put("Gloucester", 3)  # another force: Dublin's comes first, as it came first
+        held.put("Gloucester", 4)
+        yield env.timeout(1)  # scheduling settles Gloucester's 4
+        held.put("Dublin", 5)  # settled at the step's end
+
+    env.process(proc())
+    env.run()
+    assert done == [("Dublin", 2), ("Gloucester", 4), ("Dublin", 5)]
+
+
+def test_without_a_settling_environment_work_is_done_at_once() -> None:
+    done: list[tuple[str, int]] = []
+    held = HeldBack(simpy.Environment(), lambda key, item: done.append((key, item)))
+    held.put("Dublin", 1)
+    held.put("Dublin", 2)
+    assert done == [("Dublin", 1), ("Dublin", 2)] and not held.deferred
