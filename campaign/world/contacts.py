@@ -50,6 +50,7 @@ class Contacts:
         self.world = world
         self.versions: dict[str, int] = {}
         self.current: dict[str, Motion] = {}
+        self.crews: dict[str, tuple[str, ...]] = {}  # the ships of each force its motion was told with
         self.history: dict[str, list[Motion | None]] = {}  # every motion of every force, for checks
         self.listeners: list[Listener] = []
         rules = (rules or default_sighting_rules()).scaled(world.scenario.factors.sighting_range)
@@ -76,8 +77,12 @@ class Contacts:
         version = self.versions.get(force.name, 0) + 1
         motion = motion_of(force, version, now)
         old = self.current.get(force.name)
-        if old is not None and same_future(old, motion, now):
+        # How far a force is seen depends on its ships (its biggest hull, its smoke): one that lost a
+        # ship (detached, out of coal, sunk) is predicted afresh even if its motion goes on unchanged.
+        crew = tuple(s.ship.name for s in force.active_ships())
+        if old is not None and same_future(old, motion, now) and self.crews.get(force.name) == crew:
             return
+        self.crews[force.name] = crew
         self.versions[force.name] = version
         self.current[force.name] = motion
         self.history.setdefault(force.name, []).append(motion)

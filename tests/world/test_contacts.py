@@ -41,3 +41,23 @@ def test_telling_the_model_when_the_world_settles_sees_what_telling_it_at_once_s
     assert any("type='sighting'" in r for r in settled)
     # Forces given new orders end a leg and begin another in one instant: the first telling is saved.
     assert n_settled < 0.85 * n_at_once
+
+
+def test_a_force_that_loses_a_ship_is_predicted_afresh_though_its_motion_goes_on() -> None:
+    """How far a force is seen depends on its ships (smoke grows with their number, the hull range is
+    the biggest ship's): when one leaves, its pairs are predicted again even if its plan is unchanged."""
+    world = World(scenario_of(SCENARIO, "base"), 0)
+    world.env.run(until=60.0)
+    told: list[str] = []
+    world.contacts.untold._do = lambda force, motion: told.append(force)
+    force = next(f for f in world.forces.values() if len(f.active_ships()) >= 3)
+    world.contacts.moved(force)
+    world.env.settle()
+    assert told == []  # nothing changed: nothing to predict again
+    force.ships.remove(force.active_ships()[-1])
+    world.contacts.moved(force)
+    world.env.settle()
+    assert told == [force.name]
+    world.contacts.moved(force)
+    world.env.settle()
+    assert told == [force.name]  # told once for the change, not again
