@@ -51,7 +51,7 @@ class Contacts:
         self.versions: dict[str, int] = {}
         self.current: dict[str, Motion] = {}
         self.crews: dict[str, tuple[str, ...]] = {}  # the ships of each force its motion was told with
-        self.history: dict[str, list[Motion | None]] = {}  # every motion of every force, for checks
+        self.history: dict[str, list[Motion | None]] = {}  # every motion told to the model, for checks
         self.listeners: list[Listener] = []
         rules = (rules or default_sighting_rules()).scaled(world.scenario.factors.sighting_range)
         self.model = SightingModel(world.env, rules, conditions,
@@ -61,7 +61,7 @@ class Contacts:
         # end of the step): a force that ends its leg and starts another in the same breath has its
         # predictions made once, for the new leg. Telling schedules events and changes no contact, so
         # nothing can have seen the difference.
-        self.untold = HeldBack(world.env, self.model.update)
+        self.untold = HeldBack(world.env, self._tell)
 
     def listen(self, fn: Listener) -> None:
         self.listeners.append(fn)
@@ -85,8 +85,12 @@ class Contacts:
         self.crews[force.name] = crew
         self.versions[force.name] = version
         self.current[force.name] = motion
-        self.history.setdefault(force.name, []).append(motion)
         self.untold.put(force.name, motion)
+
+    def _tell(self, force: str, motion: Motion) -> None:
+        """Hand the model a force's motion (when the world settles: see ``untold``)."""
+        self.history.setdefault(force, []).append(motion)
+        self.model.update(force, motion)
 
     def gone(self, force: ForceState) -> None:
         if force.name in self.current:

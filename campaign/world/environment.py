@@ -6,6 +6,10 @@ Some of the world's work is wasted when done at once: a force that is given new 
 to :meth:`WorldEnvironment.on_settle` and done at the last moment at which the order of events could
 still depend on it: before any event is scheduled (so every event it schedules keeps its place in
 SimPy's order) and at the end of every step.
+
+An event may also keep a place in SimPy's order before its time is known (:meth:`WorldEnvironment.reserve`
+and :meth:`WorldEnvironment.event_at`): the sighting model searches ahead in instalments, and a change it
+finds late must come, among the events of its instant, where it would have come had it been found at once.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from heapq import heappush
+
 import simpy
-from simpy.core import NORMAL, EventPriority, SimTime
+from simpy.core import NORMAL, URGENT, EventPriority, SimTime
 from simpy.events import Event
 
 T = TypeVar("T")
@@ -46,6 +52,35 @@ class WorldEnvironment(simpy.Environment):
             super().step()
         finally:
             self.settle()
+
+    def reserve(self) -> int:
+        """Take now the place in SimPy's order of events that an event scheduled now would have (its
+        event id: SimPy orders the events of one instant by time, priority, then id), for an event
+        whose time is found later (:meth:`event_at`). Settles first, as scheduling does."""
+        self.settle()
+        return next(self._eid)
+
+    def event_at(self, when: SimTime, place: int) -> Event:
+        """A triggered event that occurs at ``when`` (not before now) in the ``place`` taken by
+        :meth:`reserve`: among the events of its instant, where one scheduled at the reservation
+        would come."""
+        return self._push(when, NORMAL, place)
+
+    def first_at(self, when: SimTime) -> Event:
+        """A triggered event that occurs at ``when`` (not before now) ahead of every ordinary event of
+        that instant (SimPy's urgent priority): whoever waits on it may still reserve or schedule a
+        place among them."""
+        self.settle()
+        return self._push(when, URGENT, next(self._eid))
+
+    def _push(self, when: SimTime, priority: EventPriority, place: int) -> Event:
+        if when < self._now:
+            raise ValueError(f"an event at {when} is in the past (now {self._now})")
+        event = Event(self)
+        event._ok = True
+        event._value = None
+        heappush(self._queue, (when, priority, place, event))
+        return event
 
 
 class HeldBack(Generic[T]):

@@ -4,6 +4,8 @@ the model at once gives."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from campaign.batch.replicate import scenario_of
@@ -25,11 +27,17 @@ def run(variant: str, seed: int, *, deferred: bool, monkeypatch) -> tuple[list, 
         return original(self, force, motion)
 
     monkeypatch.setattr(SightingModel, "update", counted)
+    world = _world(variant, seed, deferred=deferred)
+    monkeypatch.undo()
+    return [repr(r) for r in world.rec.records], updates["n"]
+
+
+def _world(variant: str, seed: int, *, deferred: bool = True) -> World:
+    """A run of a variant, done."""
     world = World(scenario_of(SCENARIO, variant), seed)
     world.contacts.untold.deferred = deferred
     world.run()
-    monkeypatch.undo()
-    return [repr(r) for r in world.rec.records], updates["n"]
+    return world
 
 
 @pytest.mark.parametrize("variant, seed", [("base", 5), ("troubridge_engages", 0)])
@@ -61,3 +69,24 @@ def test_a_force_that_loses_a_ship_is_predicted_afresh_though_its_motion_goes_on
     world.contacts.moved(force)
     world.env.settle()
     assert told == [force.name]  # told once for the change, not again
+
+
+@pytest.mark.parametrize("variant, seed", [("base", 0), ("milne_guards_aegean", 0)])
+def test_a_search_in_instalments_sees_what_one_search_to_the_end_sees(variant, seed, monkeypatch) -> None:
+    """Predictions search a few hours ahead at a time and pause; the changes found, their times and
+    their order among the events of an instant are those of searching to the end of the run at once."""
+    from campaign.world import sighting
+
+    pauses = {"n": 0}
+    original = sighting.Pause.__init__
+
+    def counted(self, *args, **kwargs):
+        pauses["n"] += 1
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(sighting.Pause, "__init__", counted)
+    in_instalments, _ = run(variant, seed, deferred=True, monkeypatch=monkeypatch)
+    assert pauses["n"] > 100  # the searches did pause
+    monkeypatch.setattr(sighting, "HORIZON_MIN", math.inf)
+    at_once = [repr(r) for r in _world(variant, seed).rec.records]
+    assert in_instalments == at_once  # every record, byte for byte

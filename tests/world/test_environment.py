@@ -3,6 +3,7 @@ step, so that nothing scheduled can overtake it."""
 
 from __future__ import annotations
 
+import pytest
 import simpy
 
 from campaign.world.environment import HeldBack, WorldEnvironment
@@ -71,3 +72,36 @@ def test_without_a_settling_environment_work_is_done_at_once() -> None:
     held.put("Dublin", 1)
     held.put("Dublin", 2)
     assert done == [("Dublin", 1), ("Dublin", 2)] and not held.deferred
+
+
+def test_a_reserved_place_orders_an_event_scheduled_later_among_those_of_its_instant() -> None:
+    """An event whose time is found later comes, among the events of its instant, where one scheduled
+    at the reservation would have come; an urgent wake-up comes before every ordinary event then."""
+    env = WorldEnvironment()
+    order: list[str] = []
+
+    def late(env):
+        place = env.reserve()  # here an event at t=10 would be scheduled now...
+        yield env.timeout(4)
+        yield env.first_at(10)  # ...but its time is only found at 10 itself, ahead of the rest
+        order.append("woke")
+        yield env.event_at(10, place)
+        order.append("late")
+
+    def other(env, name, delay):
+        yield env.timeout(delay)
+        order.append(name)
+
+    env.process(late(env))
+    env.process(other(env, "after", 10))  # scheduled after the reservation: comes after it
+    env.run()
+    assert order == ["woke", "late", "after"]
+
+
+def test_an_event_cannot_be_put_in_the_past() -> None:
+    env = WorldEnvironment()
+    env.run(until=5)
+    with pytest.raises(ValueError, match="past"):
+        env.event_at(4, env.reserve())
+    with pytest.raises(ValueError, match="past"):
+        env.first_at(4.9)
