@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import shapely
+import shapely.ops
 from shapely import STRtree
 from shapely.geometry import Point, box
 
@@ -32,6 +33,14 @@ MAX_EDGE_DEG = 0.05
 SHORE_BAND_QUAD_SEGS = 8
 # Answers of the full step off shore kept per Land (a campaign asks a few dozen distinct points).
 STEPS_OFF_SHORE_KEPT = 4096
+# How far round a point in forbidden waters to look for water a force may use (half a box, degrees:
+# about 3, 9 and 30 nm, nearest first), and the step taken beyond the edge of the forbidden waters
+# (degrees: about 0.3 nm).
+OUTSIDE_SEARCH_DEG = (0.05, 0.15, 0.5)
+EDGE_STEP_DEG = 0.005
+# Answers of the search for water outside forbidden areas kept per Land (doctrine asks again and again
+# of the same few points: a contact lying in a neutral port).
+WATERS_OUTSIDE_KEPT = 4096
 
 
 def read_layer(path: Path, layer: str) -> tuple[list[shapely.Geometry], dict[str, np.ndarray]]:
@@ -171,6 +180,40 @@ class Land:
         coords = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y1])], axis=1)
         lines = shapely.linestrings(coords)
         return ~shapely.intersects(obstacle, lines)
+
+    def water_outside(self, lat: float, lon: float, areas: tuple) -> tuple[float, float] | None:
+        """The nearest water to (lat, lon) outside ``areas`` (``AvoidArea``s, lon/lat: the point itself
+        when it is outside them all); None if there is none within about 30 nm. Looks near first, as
+        :meth:`nearest_sea_point` does. Answers inside an area are kept, by the exact point and the
+        areas' keys (the clipping costs a few milliseconds)."""
+        inside = tuple(a for a in areas if shapely.intersects_xy(a.geometry, lon, lat))
+        if not inside:
+            return lat, lon
+        memo = self.__dict__.setdefault("_waters_outside", {})
+        key = (lat, lon, tuple(a.key for a in inside))
+        if key not in memo:
+            if len(memo) >= WATERS_OUTSIDE_KEPT:
+                memo.clear()
+            memo[key] = self._water_outside(lat, lon, [a.geometry for a in inside])
+        return memo[key]
+
+    def _water_outside(self, lat: float, lon: float, inside: list) -> tuple[float, float] | None:
+        here = shapely.Point(lon, lat)
+        for half in OUTSIDE_SEARCH_DEG:
+            bbox = (lon - half, lat - half, lon + half, lat + half)
+            clipped = [shapely.clip_by_rect(g, *bbox) for g in inside]
+            barred = clipped[0] if len(clipped) == 1 else shapely.union_all(clipped)
+            free = shapely.box(*bbox).difference(barred).difference(shapely.clip_by_rect(self.lonlat, *bbox))
+            if free.is_empty:
+                continue
+            q = shapely.ops.nearest_points(free, here)[0]
+            dx, dy = q.x - lon, q.y - lat
+            if math.hypot(dx, dy) > half and half != OUTSIDE_SEARCH_DEG[-1]:
+                continue  # nearer water may lie beyond this box
+            # A step beyond the edge, so that the point is outside and not on the boundary.
+            norm = math.hypot(dx, dy) or 1.0
+            return q.y + EDGE_STEP_DEG * dy / norm, q.x + EDGE_STEP_DEG * dx / norm
+        return None
 
     def nearest_sea_point(self, lat: float, lon: float, clearance_nm: float) -> tuple[float, float]:
         """The nearest point at least ``clearance_nm`` from land (the point itself if it already is).

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import shapely
-import shapely.ops
 import simpy
 
 from campaign.command import doctrine
@@ -51,11 +50,6 @@ STEER_SETTLE_MIN = 1.0
 REFIND_WITHIN_MIN = 60.0
 # A doctrine destination nearer than this is where the force already is: it holds its position, nm.
 HOLD_NM = 0.5
-# How far round a point in forbidden waters to look for water the force may use (half a box, degrees:
-# about 3, 9 and 30 nm, nearest first), and the step taken beyond the edge of the forbidden waters
-# (degrees: about 0.3 nm).
-OUTSIDE_SEARCH_DEG = (0.05, 0.15, 0.5)
-EDGE_STEP_DEG = 0.005
 
 
 def _first_below(ship: ShipState, t_min: float, fraction: float) -> float:
@@ -69,30 +63,6 @@ def _first_below(ship: ShipState, t_min: float, fraction: float) -> float:
         t_min += step
         step *= 2.0
     return t_min
-
-
-def _outside(lat: float, lon: float, areas: tuple, land) -> tuple[float, float] | None:
-    """The nearest water to (lat, lon) outside ``areas`` (the point itself when it is outside them all);
-    None if there is none within about 30 nm. Looks near first, as ``Land.nearest_sea_point`` does."""
-    inside = [a.geometry for a in areas if shapely.intersects_xy(a.geometry, lon, lat)]
-    if not inside:
-        return lat, lon
-    here = shapely.Point(lon, lat)
-    for half in OUTSIDE_SEARCH_DEG:
-        box = (lon - half, lat - half, lon + half, lat + half)
-        clipped = [shapely.clip_by_rect(g, *box) for g in inside]
-        barred = clipped[0] if len(clipped) == 1 else shapely.union_all(clipped)
-        free = shapely.box(*box).difference(barred).difference(shapely.clip_by_rect(land.lonlat, *box))
-        if free.is_empty:
-            continue
-        q = shapely.ops.nearest_points(free, here)[0]
-        dx, dy = q.x - lon, q.y - lat
-        if math.hypot(dx, dy) > half and half != OUTSIDE_SEARCH_DEG[-1]:
-            continue  # nearer water may lie beyond this box
-        # A step beyond the edge, so that the point is outside and not on the boundary.
-        norm = math.hypot(dx, dy) or 1.0
-        return q.y + EDGE_STEP_DEG * dy / norm, q.x + EDGE_STEP_DEG * dx / norm
-    return None
 
 
 def _key(m: MessageSpec) -> str:
@@ -584,7 +554,7 @@ class CommandRuntime:
         out = []
         for o in orders:
             if isinstance(o, Sail) and o.to.place is None:
-                moved = _outside(o.to.lat, o.to.lon, areas, land)
+                moved = land.water_outside(o.to.lat, o.to.lon, areas)
                 if moved is None:
                     return None
                 quick = land.step_off_shore(*moved, clear_nm)

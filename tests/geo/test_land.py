@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import shapely
 
 from campaign.geo import earth
 from campaign.geo.land import default_land
@@ -100,3 +101,21 @@ def test_a_point_asked_again_gets_the_same_step_off_shore() -> None:
     assert land.step_off_shore(lat, lon, 0.4) == first == land._step_off_shore(lat, lon, 0.4)
     near = land.step_off_shore(lat + 1e-9, lon, 0.4)
     assert near == land._step_off_shore(lat + 1e-9, lon, 0.4)
+
+
+def test_water_outside_a_neutral_belt_is_near_open_and_kept() -> None:
+    """Messina lies in Italy's 6-mile belt (Churchill p.96): the nearest water outside it is outside
+    the belt, at sea, within a few miles of the belt's edge (the belt is ~6 nm; the strait is narrow);
+    asked again the point gets the same answer, kept; a point outside every area is its own answer."""
+    from campaign.geo.regions import territorial_belt
+
+    land = default_land()
+    belt = territorial_belt("Italy", 6)
+    lat, lon = 38.19, 15.58  # Messina harbour
+    got = land.water_outside(lat, lon, (belt,))
+    assert got is not None
+    assert not shapely.intersects_xy(belt.geometry, got[1], got[0])
+    assert not land.is_land(*got)
+    assert float(earth.distance_nm(lat, lon, *got)) < 12.0
+    assert land.water_outside(lat, lon, (belt,)) == got == land._water_outside(lat, lon, [belt.geometry])
+    assert land.water_outside(36.0, 18.0, (belt,)) == (36.0, 18.0)  # the open Ionian Sea
