@@ -349,8 +349,9 @@ class CommandRuntime:
         world = self.world
         now = world.env.now
         model = world.contacts.model
-        for (obs, target), st in model.pairs.items():
-            if obs != node.force or st.level == 0 or target not in world.forces:
+        obs = node.force
+        for target, st in model.watched_by(obs):
+            if st.level == 0 or target not in world.forces:
                 continue
             about = node.labels.get(target)
             old = node.picture.get(about) if about else None

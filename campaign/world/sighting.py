@@ -199,6 +199,7 @@ class SightingModel:
         self.on_change = on_change
         self.motions: dict[str, Motion] = {}
         self.pairs: dict[tuple[str, str], PairState] = {}
+        self._by_observer: dict[str, list[tuple[str, PairState]]] = {}  # the pairs, by observer
         self.r_max = rules.max_range_nm()
         # Each pair throws its own dice for Jane's draws, from a stream seeded by this run's "sighting"
         # generator and the pair's names: when, and in what order, the model happens to need a draw
@@ -259,7 +260,12 @@ class SightingModel:
         st = self.pairs.get(key)
         if st is None:
             st = self.pairs[key] = PairState(key=key)
+            self._by_observer.setdefault(key[0], []).append((key[1], st))
         return st
+
+    def watched_by(self, observer: str) -> list[tuple[str, PairState]]:
+        """(target, state) of every pair ``observer`` keeps watch in, in the order the pairs were made."""
+        return self._by_observer.get(observer, [])
 
     def _missed(self, st: PairState) -> bool:
         """Jane's even chance of not sighting until 500 yards nearer, thrown once per approach."""

@@ -90,3 +90,12 @@ def test_a_search_in_instalments_sees_what_one_search_to_the_end_sees(variant, s
     monkeypatch.setattr(sighting, "HORIZON_MIN", math.inf)
     at_once = [repr(r) for r in _world(variant, seed).rec.records]
     assert in_instalments == at_once  # every record, byte for byte
+
+
+def test_the_pairs_an_observer_watches_in_are_all_its_pairs_in_the_order_made() -> None:
+    model = _world("base", 1).contacts.model
+    observers = {obs for obs, _ in model.pairs}
+    assert len(observers) > 10
+    for obs in observers:
+        assert model.watched_by(obs) == [(tgt, st) for (o, tgt), st in model.pairs.items() if o == obs]
+    assert model.watched_by("no such force") == []
