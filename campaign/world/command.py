@@ -127,7 +127,8 @@ class CommandRuntime:
             position = None if hq.aboard is None else self._position_of(hq.aboard)
             self.net.register(hq.name, hq.side, hq.nation, position, station=hq.station,
                               wireless=None if hq.aboard is None else self._set_of(hq.aboard, sc),
-                              on_receive=self._receiver(hq.name), on_intercept=self._interceptor(hq.name))
+                              on_receive=self._receiver(hq.name), on_intercept=self._interceptor(hq.name),
+                              plan=None if hq.aboard is None else self._plan_of(hq.aboard))
         world.contacts.listen(self.on_sighting)
         for m in sc.messages:
             world.env.process(self._historical(m))
@@ -140,6 +141,18 @@ class CommandRuntime:
             return lat, lon
 
         return where
+
+    def _plan_of(self, force_name: str) -> Callable[[], tuple[Any, float]]:
+        """The force's plan as the signals see it: a stamp equal for as long as its position at any
+        time to come stays the same (the leg it steams, or where it lies), and its speed on it (knots)."""
+        def plan() -> tuple[Any, float]:
+            force = self.world.forces[force_name]
+            leg = force.leg
+            if leg is None:
+                return (None, force.lat, force.lon), 0.0
+            return (leg.route, leg.t0_min, leg.speed_kn, leg.offset_nm), leg.speed_kn
+
+        return plan
 
     def _set_of(self, force_name: str, sc=None) -> str | None:
         """The best wireless set among a force's ships (by the fit rules of data/wireless.yaml)."""
@@ -162,7 +175,7 @@ class CommandRuntime:
         self.nodes[force.name] = node
         self.net.register(force.name, force.side, force.nation, self._position_of(force.name),
                           wireless=self._set_of(force.name), on_receive=self._receiver(force.name),
-                          on_intercept=self._interceptor(force.name))
+                          on_intercept=self._interceptor(force.name), plan=self._plan_of(force.name))
         if standing.mission != "script":
             self.world.env.process(self._start_mission(node))
 

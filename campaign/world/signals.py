@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 import simpy
 
-from campaign.geo.earth import distance_nm
+from campaign.geo.earth import M_PER_NM, distance_nm
 from campaign.world.clock import Clock
 from campaign.world.radio_range import CHORD_M_PER_NM, CHORD_SLACK_M, Xyz, XyzMemo, beyond, xyz_m
 from campaign.world.sea_areas import SeaAreas, default_sea_areas
@@ -67,8 +67,14 @@ HOLD_SLACK_MIN = 1.0 / 60.0  # a held message's remaining time below which the h
 DISPATCHED = "dispatched"  # arrival at a station from the originating headquarters (see _arrival)
 NIGHT_SUN_ALT_DEG = -6.0  # end of civil twilight, as the replay and the light model take night to begin
 NIGHT_MEMO_SIZE = 50_000  # entries of the light memo before it is cleared (memory bound only)
+# A bound from where a moving set was last placed rules it out of a hop only this far (m) clear of the
+# range: rounding in the chords is a millimetre at most.
+BOUND_MARGIN_M = 1.0
 IsNight = Callable[[float, float, datetime], bool]
 Position = Callable[[float], tuple[float, float]]
+# () -> (stamp, speed_kn): a stamp equal for as long as a node's Position gives the same answers, and
+# the fastest it moves meanwhile (knots).
+Plan = Callable[[], tuple[Any, float]]
 
 
 @functools.cache
@@ -133,6 +139,7 @@ class _Vertex:
     # (to key, kind, length_nm, transit by day or night whichever is quicker in min)
     lines: list[tuple[str, str, float, float]] = field(default_factory=list)
     fixed: tuple[float, float] | None = None  # (lat, lon) of a vertex that never moves: a station, an HQ ashore
+    plan: Plan | None = None  # a moving node's plan: see Plan
     xyz: Xyz | None = None  # its Earth-centred place (m), when fixed
     index: int = 0  # order of addition: a route search tries hops in this order (it breaks ties)
 
@@ -186,6 +193,9 @@ class SignalNetwork:
         # changed in place, so a loop over it is not disturbed by a node registered meanwhile
         self._at_station: dict[str, list[_Vertex]] = {}  # station -> nodes standing at it, in order
         self._reach_memo: dict[tuple[str, str], _Reach] = {}  # (sender, addressee) keys -> _Reach
+        # Where each moving node with a plan was last placed: key -> (stamp, t_min, Earth-centred point,
+        # metres it may move per minute), for bounds on where it can be since (_out_of_reach).
+        self._placed: dict[str, tuple[Any, float, Xyz, float]] = {}
         for st in self.data.stations:
             self._add(_Vertex(f"T:{st.name}", st.name, "telegraph", st.nation, _fixed(st.lat, st.lon),
                               simpy.Resource(env, st.capacity), handling_min=st.handling_min,
@@ -222,10 +232,16 @@ class SignalNetwork:
     def register(self, node: str, side: str, nation: str, position: Position | None = None, *,
                  station: str | None = None, wireless: str | None = None,
                  on_receive: Callable[[Message, float], None] | None = None,
-                 on_intercept: Callable[[dict[str, Any], float], None] | None = None) -> None:
+                 on_intercept: Callable[[dict[str, Any], float], None] | None = None,
+                 plan: Plan | None = None) -> None:
         """Add a command node: ``position(t_min) -> (lat, lon)`` in degrees (a headquarters may omit it
         and stand at its ``station``), the telegraph ``station`` it can hand messages to, the key of its
-        W/T set class in ``data/wireless.yaml`` (see :meth:`SignalData.set_for`), and its callbacks."""
+        W/T set class in ``data/wireless.yaml`` (see :meth:`SignalData.set_for`), and its callbacks.
+
+        ``plan() -> (stamp, speed_kn)``, for a node that moves: a stamp that stays equal for as long as
+        ``position`` gives the same answers, and the fastest the node moves meanwhile. With it a route
+        search rules out, from where the node was last placed, the sets it cannot be within range of,
+        without placing it again (the answers are the same; only the cost differs)."""
         key = f"N:{node}"
         if key in self._vertices:
             raise ValueError(f"node {node!r} is already registered")
@@ -241,7 +257,7 @@ class SignalNetwork:
         self._add(_Vertex(key, node, "node", nation, position, simpy.Resource(self.env, capacity),
                           set=self.data.sets[wireless] if wireless else None, side=side,
                           station=st.name if st else None, on_receive=on_receive, on_intercept=on_intercept,
-                          fixed=fixed))
+                          fixed=fixed, plan=plan if fixed is None else None))
 
     def set_station(self, node: str, station: str | None) -> None:
         """Put a node at a telegraph station (a ship entering port) or take it away (None)."""
@@ -460,7 +476,12 @@ class SignalNetwork:
                 if u is v or (shore and u_shore) or u_key in done:
                     continue
                 if u_at is None:
-                    u_at, u_xyz = self._place(now, u, t_dep)
+                    got = now.get(u_key)
+                    if got is None:
+                        if self._out_of_reach(u, xyz, t_dep, reach_m * rf + CHORD_SLACK_M):
+                            continue  # it cannot have come within range since it was last placed
+                        got = self._place(now, u, t_dep)
+                    u_at, u_xyz = got
                 if dist(xyz, u_xyz) > reach_m * rf + CHORD_SLACK_M:
                     continue  # beyond range whatever the light: no need of the geodesic
                 if not self._within(v, at, u, u_at, t_dep):
@@ -479,7 +500,24 @@ class SignalNetwork:
         if got is None:
             at = v.position(t)
             got = places[v.key] = (at, self._xyz(at))
+            if v.plan is not None:
+                stamp, speed_kn = v.plan()
+                self._placed[v.key] = (stamp, t, got[1], speed_kn * M_PER_NM / 60.0)
         return got
+
+    def _out_of_reach(self, u: _Vertex, xyz: Xyz, t: float, limit_m: float) -> bool:
+        """True if moving node ``u`` is surely more than ``limit_m`` (chord, m) from ``xyz`` at ``t``:
+        where it was last placed is farther than that by more than it can have moved since, on the
+        plan it had then (and still has). False when that cannot be told: place it."""
+        last = self._placed.get(u.key)
+        if last is None or u.plan is None:
+            return False
+        stamp, t_r, xyz_r, m_per_min = last
+        # A chord is never longer than the geodesic steamed along the route, so the node is within
+        # m_per_min * |t - t_r| (chord) of where it was placed.
+        if math.dist(xyz, xyz_r) - m_per_min * abs(t - t_r) <= limit_m + BOUND_MARGIN_M:
+            return False
+        return u.plan()[0] == stamp
 
     def _route_record(self, hops: list[_Hop]) -> tuple[dict[str, str], ...]:
         return tuple({"from": self._vertices[h.src].label, "to": self._vertices[h.dst].label, "by": h.by}

@@ -3,6 +3,7 @@ relays, interception (sea and area only), jamming, holding, determinism; the dat
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,14 +14,14 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.geo.earth import distance_nm, forward
+from campaign.geo.earth import M_PER_NM, distance_nm, forward
 from campaign.geo.land import default_land
 from campaign.geo.places import default_places
 from campaign.world.clock import Clock
 from campaign.world.records import Recorder
 from campaign.world.sea_areas import default_sea_areas, sea_area_at
 from campaign.world.signal_data import TELEGRAPH_FILE, WIRELESS_FILE, default_signal_data, parse_signal_data
-from campaign.world.signals import Message, SignalNetwork, default_is_night
+from campaign.world.signals import BOUND_MARGIN_M, Message, SignalNetwork, default_is_night
 
 START = datetime(1914, 8, 4, 12, 0, tzinfo=UTC)
 SIDES = {"United Kingdom": "Entente", "France": "Entente", "Germany": "Central Powers",
@@ -653,3 +654,54 @@ def test_a_message_held_from_an_awkward_time_is_lost_at_the_limit_not_held_forev
     lost = of_type(rec, "message_lost")
     assert [r.data["id"] for r in lost] == [msg.id]
     assert lost[0].t_min == pytest.approx(start + net.data.wireless.hold_limit_min, abs=1 / 60)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_bounds_from_where_ships_were_last_placed_change_no_route(seed, monkeypatch) -> None:
+    """A route search rules out the sets a moving ship cannot have come within range of since it was
+    last placed (its plan unchanged, at its speed) instead of placing it again: every record of a run
+    is what placing every ship at every hop gives, and most placings are saved."""
+    from campaign.batch.replicate import scenario_of
+    from campaign.paths import SCENARIO_DIR
+    from campaign.world.command import CommandRuntime
+    from campaign.world.world import World
+
+    scenario = scenario_of(str(SCENARIO_DIR / "goeben_1914.yaml"), "base")
+    placed = {"n": 0}
+    original = SignalNetwork._place
+
+    def counted(self, places, v, t):
+        placed["n"] += v.key not in places
+        return original(self, places, v, t)
+
+    monkeypatch.setattr(SignalNetwork, "_place", counted)
+    bounded = World(scenario, seed)
+    bounded.run()
+    n_bounded, placed["n"] = placed["n"], 0
+    monkeypatch.setattr(CommandRuntime, "_plan_of", lambda self, name: None)
+    every = World(scenario, seed)
+    every.run()
+    assert [repr(r) for r in bounded.rec.records] == [repr(r) for r in every.rec.records]
+    assert any(r.type == "message_received" for r in every.rec.records)
+    assert n_bounded < 0.5 * placed["n"]
+
+
+def test_a_ship_is_ruled_out_only_on_the_plan_she_was_placed_on() -> None:
+    """The bound holds only while the plan's stamp is the one she was placed with: a new plan (a new
+    leg, a change of speed) makes the search place her again."""
+    env, _, net = network()
+    plan = {"stamp": "leg 1", "speed_kn": 10.0}
+    net.register("Ship", "Entente", "Britain", lambda t: (36.0, 15.0), wireless="light_cruiser",
+                 plan=lambda: (plan["stamp"], plan["speed_kn"]))
+    v = net._node("Ship")
+    far = net._xyz((36.0, 25.0))  # ~480 nm east
+    net._place({}, v, 0.0)
+    limit_m = 100 * 1852.0
+    assert net._out_of_reach(v, far, 60.0, limit_m)  # 10 nm in an hour: still far beyond 100 nm
+    # At 10 kn she may have closed the gap beyond the limit (the chord, less the margin) from then on.
+    here = net._xyz((36.0, 15.0))
+    t_may_m = (math.dist(here, far) - limit_m - BOUND_MARGIN_M) / (10.0 * M_PER_NM / 60.0)
+    assert net._out_of_reach(v, far, t_may_m - 1.0, limit_m)
+    assert not net._out_of_reach(v, far, t_may_m + 1.0, limit_m)
+    plan["stamp"] = "leg 2"
+    assert not net._out_of_reach(v, far, 60.0, limit_m)  # re-planned: place her again
