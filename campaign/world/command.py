@@ -28,8 +28,8 @@ from campaign.command.view import CommandView, OwnForce, Port, Standing
 from campaign.geo import earth
 from campaign.model.orders import Point, Sail
 from campaign.scenario.model import HeadquartersSpec, MessageSpec
-from campaign.world.sighting import LEVELS
 from campaign.world.environment import HeldBack
+from campaign.world.sighting import LEVELS
 from campaign.world.signal_data import default_signal_data
 from campaign.world.signals import Message, SignalNetwork
 

@@ -71,7 +71,7 @@ HYSTERESIS_NM = 1e-4
 # A prediction searches this far ahead, minutes, before it pauses (see the module's docstring). In the
 # historical campaign four in five of the predictions made for forces in sight of each other go stale
 # before they fire (a re-plan within the hour is usual): searching days ahead is nearly always wasted.
-# Any horizon finds the same changes; 2 to 4 hours cost least (measured over seeds 1-15).
+# Any horizon finds the same changes; 1 to 4 hours cost about the same, and least (seeds 1-15).
 HORIZON_MIN = 240.0
 # Ranges are read this long after a window's start, minutes, so that a change of light or weather at
 # the start belongs to the window it opens.
@@ -584,9 +584,9 @@ class SightingModel:
         reserve = getattr(env, "reserve", None)
         place = reserve() if reserve is not None else None
         while isinstance(ev, Pause):
-            # Ahead of the instant's ordinary events: what the search finds at that very instant
-            # still goes in its place.
-            # (At the time as scheduled from ``now``, never after the change's, which is so scheduled.)
+            # Resume ahead of the instant's ordinary events, so that a change found at that very
+            # instant still goes in its place; the time is computed from ``now`` as the change's is,
+            # so the resumption never falls after it.
             resume = now + max(ev.t_min - now, 0.0)
             yield env.first_at(resume) if place is not None else env.timeout(max(resume - env.now, 0.0))
             if self._stale(key, token):

@@ -409,8 +409,7 @@ class World:
         ship.status = "out_of_coal"
         self.emit(ship, "out_of_coal", was_in=force.name, order=force.current_order or None)
         self.moved(lone)
-        if not force.active_ships():
-            self.contacts.gone(force)
+        self.moved(force)  # a ship fewer: seen nearer, bunkers watched afresh (gone if none left)
 
     def neutral_limit(self, force: ForceState, *, staying: bool = False) -> None:
         """A force's time in a neutral port is up (Hague XIII, Arts. 12 and 24)."""

@@ -99,3 +99,18 @@ def test_the_pairs_an_observer_watches_in_are_all_its_pairs_in_the_order_made() 
     for obs in observers:
         assert model.watched_by(obs) == [(tgt, st) for (o, tgt), st in model.pairs.items() if o == obs]
     assert model.watched_by("no such force") == []
+
+
+def test_a_force_whose_ship_runs_dry_under_way_is_predicted_afresh() -> None:
+    """A ship whose bunkers run dry stops and leaves her force; the force steams on with its plan, and
+    its pairs are predicted again for the ships it has left (the dry ship, adrift, is no longer active)."""
+    world = World(scenario_of(SCENARIO, "base"), 0)
+    world.env.run(until=600.0)
+    force = next(f for f in world.forces.values() if f.leg is not None and len(f.active_ships()) >= 3)
+    told: list[str] = []
+    world.contacts.untold._do = lambda name, motion: told.append(name)
+    ship = force.active_ships()[-1]
+    world.out_of_coal(force, ship)
+    world.env.settle()
+    assert told == [force.name]
+    assert world.contacts.crews[force.name] == tuple(s.ship.name for s in force.active_ships())
