@@ -52,7 +52,7 @@ REFIND_WITHIN_MIN = 60.0
 HOLD_NM = 0.5
 
 
-def _first_below(ship: ShipState, t_min: float, fraction: float) -> float:
+def _minute_below(ship: ShipState, t_min: float, fraction: float) -> float:
     """The first minute from ``t_min`` (where the ship's coal reaches ``fraction`` of her bunkers, as
     worked out) at which doctrine's own test, coal over bunkers *below* the fraction, holds: the worked
     time can land a hair short of it, and a look then would find the bunkers not yet low."""
@@ -398,7 +398,7 @@ class CommandRuntime:
             if coal <= floor:
                 t_low = now
             elif s.rate_t_per_h < 0:
-                t_low = min(t_low, _first_below(s, now + (coal - floor) / -s.rate_t_per_h * 60.0,
+                t_low = min(t_low, _minute_below(s, now + (coal - floor) / -s.rate_t_per_h * 60.0,
                                                 node.standing.coal_low))
         if t_low < self.world.end_min:
             node.coal_token += 1
