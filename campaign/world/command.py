@@ -108,13 +108,14 @@ class CommandRuntime:
     """The commands of one world, and the signal network between them."""
 
     def __init__(self, world: World) -> None:
-        from campaign.world.light import is_night
+        from campaign.world.light import night_and_hold
 
         self.world = world
         sc = world.scenario
         sides = {n: side for side, nations in sc.sides.items() for n in nations}
 
-        self.net = SignalNetwork(world.env, world.rec.emit, world.clock, world.rng["signals"], is_night=is_night,
+        self.net = SignalNetwork(world.env, world.rec.emit, world.clock, world.rng["signals"],
+                                 night_hold=night_and_hold,
                                  sides=sides, neutral_sides=sc.neutral_sides,
                                  data=default_signal_data().with_telegraph_delay(sc.factors.telegraph_delay))
         self.nodes: dict[str, Node] = {}

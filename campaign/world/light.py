@@ -70,6 +70,9 @@ SUN_STATES = ("day", "twilight", "night")  # the sun's part of the rule, for the
 MAX_ALT_RATE_DEG_PER_S = 17.0 / 3600.0
 MAX_ILLUM_RATE_PER_S = 0.06 / 3600.0
 SEARCH_STEP = timedelta(minutes=10)
+# How far an altitude must be from a threshold, degrees, for :func:`night_and_hold` to promise it a
+# time on the same side: it covers the rounding of a time to the microsecond (1e-8 degrees) many times.
+HOLD_SLACK_DEG = 1e-6
 # brentq's tolerance on the crossing, seconds: the change is reported within twice this after it happens.
 CROSSING_TOL = timedelta(seconds=0.25)
 
@@ -397,9 +400,27 @@ def is_night(lat: float, lon: float, when: datetime, rules: LightRules | None = 
     centre below the civil-twilight altitude, whatever the moon. The same altitude, from the same
     operations, as :func:`light_at` (a NaN counts as night there too); no moon, no ``Light``."""
     r = rules or default_light_rules()
+    return not _sun_alt_scalar(lat, lon, when) >= r.civil_twilight_alt_deg
+
+
+def night_and_hold(lat: float, lon: float, when: datetime, rules: LightRules | None = None) -> tuple[bool, float]:
+    """(:func:`is_night` at a place and time, the seconds either side of ``when`` during which it surely
+    stays the same at that place).
+
+    The hold is the sun's distance in altitude from the civil-twilight altitude over the fastest an
+    altitude can change (:data:`MAX_ALT_RATE_DEG_PER_S`), less :data:`HOLD_SLACK_DEG`; 0 at the threshold
+    (and for a NaN altitude). Whoever asks again at the same place within the hold has the same answer.
+    """
+    r = rules or default_light_rules()
+    sun_alt = _sun_alt_scalar(lat, lon, when)
+    margin = abs(sun_alt - r.civil_twilight_alt_deg) - HOLD_SLACK_DEG
+    return (not sun_alt >= r.civil_twilight_alt_deg), (margin / MAX_ALT_RATE_DEG_PER_S if margin > 0.0 else 0.0)
+
+
+def _sun_alt_scalar(lat: float, lon: float, when: datetime) -> float:
+    """The sun's altitude, degrees, at a place and time, by the operations of :func:`light_at`."""
     row = _interp(_ephem_date(when))
-    sun_alt = _altitude_scalar(float(lat), float(lon), float(row[0]), _wrap_deg(float(row[1])), 0.0)
-    return not sun_alt >= r.civil_twilight_alt_deg
+    return _altitude_scalar(float(lat), float(lon), float(row[0]), _wrap_deg(float(row[1])), 0.0)
 
 
 def state_at_date(lat: float, lon: float, date: float, rules: LightRules | None = None) -> str:

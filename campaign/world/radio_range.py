@@ -7,6 +7,11 @@ surface (the geodesic), so a chord longer than a range proves the geodesic longe
 clear of the range by ``CHORD_SLACK`` (relative) and ``CHORD_SLACK_M`` decides; every other case is left
 to the geodesic itself (:func:`campaign.geo.earth.distance_nm`), so no decision differs from the geodesic's.
 
+The other way round, a chord short enough proves a receiver within range: no curve on the ellipsoid
+bends more sharply than its meridian at the equator (radius b^2/a, 6,335 km), so the geodesic between
+two points is no longer than the arc of a circle of radius ``ARC_RADIUS_M`` on their chord
+(:func:`within_chord_m`).
+
 Points are Earth-centred, Earth-fixed (x, y, z) in metres on the WGS84 ellipsoid
 (:func:`campaign.world.motion.ecef_point`); chords are nautical miles.
 """
@@ -26,6 +31,12 @@ CHORD_SLACK = 1e-9
 CHORD_SLACK_M = 1e-6
 XYZ_MEMO_SIZE = 50_000  # entries of the position memo before it is cleared (memory bound only)
 
+# A radius below the least radius of curvature of the WGS84 ellipsoid (b^2/a = 6,335,439 m), m.
+ARC_RADIUS_M = 6_300_000.0
+# A chord must be short of the bound by this fraction to prove a range (pyproj's geodesic and the
+# chord's rounding are good to parts in 1e9 at a metre, far less beyond).
+SURE_SLACK = 1e-7
+
 Xyz = tuple[float, float, float]
 # Metres of chord per nautical mile of range beyond which the geodesic is longer than the range.
 CHORD_M_PER_NM = M_PER_NM * (1.0 + CHORD_SLACK)
@@ -40,6 +51,16 @@ def beyond(a: Xyz, b: Xyz, range_nm: float) -> bool:
     """True when the chord between two Earth-centred points (metres) proves the geodesic between them
     longer than ``range_nm``. (Hot loops inline it: ``dist(a, b) > range_nm * CHORD_M_PER_NM + CHORD_SLACK_M``.)"""
     return math.dist(a, b) > range_nm * CHORD_M_PER_NM + CHORD_SLACK_M
+
+
+def within_chord_m(range_nm: float) -> float:
+    """The chord (m) at or under which the geodesic between two points is surely no longer than
+    ``range_nm`` (nm): the chord of an arc ``range_nm`` long on a circle of radius ``ARC_RADIUS_M``,
+    less the slack."""
+    half_angle = range_nm * M_PER_NM / (2.0 * ARC_RADIUS_M)
+    if half_angle >= math.pi / 2.0:
+        return 2.0 * ARC_RADIUS_M * (1.0 - SURE_SLACK) - CHORD_SLACK_M
+    return 2.0 * ARC_RADIUS_M * math.sin(half_angle) * (1.0 - SURE_SLACK) - CHORD_SLACK_M
 
 
 class XyzMemo:

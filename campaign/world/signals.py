@@ -58,7 +58,7 @@ import simpy
 
 from campaign.geo.earth import M_PER_NM, distance_nm
 from campaign.world.clock import Clock
-from campaign.world.radio_range import CHORD_M_PER_NM, CHORD_SLACK_M, Xyz, XyzMemo, beyond, xyz_m
+from campaign.world.radio_range import CHORD_M_PER_NM, CHORD_SLACK_M, Xyz, XyzMemo, beyond, within_chord_m, xyz_m
 from campaign.world.sea_areas import SeaAreas, default_sea_areas
 from campaign.world.signal_data import ANY, SignalData, WirelessSet, default_signal_data
 
@@ -71,6 +71,8 @@ NIGHT_MEMO_SIZE = 50_000  # entries of the light memo before it is cleared (memo
 # range: rounding in the chords is a millimetre at most.
 BOUND_MARGIN_M = 1.0
 IsNight = Callable[[float, float, datetime], bool]
+# (lat, lon, when_utc) -> (is it night, seconds either side of when during which it surely stays so there)
+NightHold = Callable[[float, float, datetime], tuple[bool, float]]
 Position = Callable[[float], tuple[float, float]]
 # () -> (stamp, speed_kn): a stamp equal for as long as a node's Position gives the same answers, and
 # the fastest it moves meanwhile (knots).
@@ -168,17 +170,20 @@ class SignalNetwork:
 
     ``emit(t_min, type_, unit=None, side=None, lat=None, lon=None, **fields)`` records an event (the
     world's ``rec.emit``); ``clock`` converts minutes to UTC; ``is_night(lat, lon, when_utc)`` judges the
-    light (default :func:`default_is_night`); ``sides`` maps nations to sides and ``neutral_sides`` lists
+    light (default :func:`default_is_night`), unless ``night_hold(lat, lon, when_utc)`` is given, which also
+    says how long the answer holds at that place (:func:`campaign.world.light.night_and_hold`); ``sides`` maps nations to sides and ``neutral_sides`` lists
     sides at war with no one (two sides are hostile when both are known, differ and neither is neutral);
     ``data`` and ``sea_areas`` default to the bundled files.
     """
 
     def __init__(self, env: simpy.Environment, emit: Callable[..., Any], clock: Clock,
                  rng: np.random.Generator | None = None, *, is_night: IsNight = default_is_night,
+                 night_hold: NightHold | None = None,
                  data: SignalData | None = None, sea_areas: SeaAreas | None = None,
                  sides: Mapping[str, str] | None = None, neutral_sides: Iterable[str] = ()) -> None:
         self.env, self.emit, self.clock, self.rng = env, emit, clock, rng
         self.is_night = is_night
+        self.night_hold = night_hold
         self.data = data or default_signal_data()
         self.sea_areas = sea_areas or default_sea_areas()
         self.sides = dict(sides or {})
@@ -187,6 +192,8 @@ class SignalNetwork:
         self._ids = itertools.count(1)
         self._jam_changed = env.event()
         self._night_memo: dict[tuple[float, float, float], bool] = {}
+        # With ``night_hold``: the last answer at each place, (t_min, night, minutes it holds either side).
+        self._night_held: dict[tuple[float, float], tuple[float, bool, float]] = {}
         self._xyz = XyzMemo()
         # Indexes of the vertices, kept up to date by _add and set_station (the route search reads them):
         self._radios: tuple[_Vertex, ...] = ()  # the vertices with a W/T set, in order; replaced, never
@@ -340,12 +347,29 @@ class SignalNetwork:
         # Exact memo of the light at a place and minute: a route search asks it once per neighbour of a
         # vertex. Keyed by the position, so a changed leg is never judged by a stale place; bounded.
         lat, lon = self._where(v, t)
+        if self.night_hold is not None:
+            return self._night_at(lat, lon, t)
         key = (lat, lon, t)
         night = self._night_memo.get(key)
         if night is None:
             if len(self._night_memo) > NIGHT_MEMO_SIZE:
                 self._night_memo.clear()
             night = self._night_memo[key] = bool(self.is_night(lat, lon, self.clock.utc(t)))
+        return night
+
+    def _night_at(self, lat: float, lon: float, t: float) -> bool:
+        """Night at a place (degrees) and minute, by ``night_hold``: the last answer at the same place
+        stands while ``t`` is within its hold (stations, and ships lying still, are asked at every
+        route search, and the sun takes hours to reach the threshold); bounded."""
+        place = (lat, lon)
+        held = self._night_held.get(place)
+        if held is not None and abs(t - held[0]) < held[2]:
+            return held[1]
+        assert self.night_hold is not None
+        night, hold_s = self.night_hold(lat, lon, self.clock.utc(t))
+        if len(self._night_held) > NIGHT_MEMO_SIZE:
+            self._night_held.clear()
+        self._night_held[place] = (t, night, hold_s / 60.0)
         return night
 
     def _range(self, tx: _Vertex, rx: _Vertex, t: float) -> float:
@@ -419,6 +443,7 @@ class SignalNetwork:
         # asks again for a vertex at a minute it asked before (senders leaving at the same minute), and
         # nothing moves while it runs.
         places: dict[float, dict[str, tuple[tuple[float, float], Xyz]]] = {}
+        same_plan: set[str] = set()  # moving sets found still on the plan they were last placed on
         push, inf, dist = heapq.heappush, math.inf, math.dist
         while heap:
             t, _, key, via = heapq.heappop(heap)
@@ -471,6 +496,7 @@ class SignalNetwork:
             # (radio_range.beyond, inlined: it is asked of every set tried).
             v_set = v.set
             reach_m = max(v_set.day_nm, v_set.night_nm) * CHORD_M_PER_NM
+            sure_nm = min(v_set.day_nm, v_set.night_nm)
             shore = v.kind == "shore"  # shore stations worked ships; between shore points the cables carried traffic
             for u, u_key, u_at, u_xyz, rf, u_shore in radios:
                 if u is v or (shore and u_shore) or u_key in done:
@@ -478,14 +504,15 @@ class SignalNetwork:
                 if u_at is None:
                     got = now.get(u_key)
                     if got is None:
-                        if self._out_of_reach(u, xyz, t_dep, reach_m * rf + CHORD_SLACK_M):
+                        if self._out_of_reach(u, xyz, t_dep, reach_m * rf + CHORD_SLACK_M, same_plan):
                             continue  # it cannot have come within range since it was last placed
                         got = self._place(now, u, t_dep)
                     u_at, u_xyz = got
-                if dist(xyz, u_xyz) > reach_m * rf + CHORD_SLACK_M:
+                chord_m = dist(xyz, u_xyz)
+                if chord_m > reach_m * rf + CHORD_SLACK_M:
                     continue  # beyond range whatever the light: no need of the geodesic
-                if not self._within(v, at, u, u_at, t_dep):
-                    continue
+                if chord_m > within_chord_m(sure_nm * rf) and not self._within(v, at, u, u_at, t_dep):
+                    continue  # (a chord that short is within range whatever the light: no geodesic)
                 if t_dep < best.get(u_key, inf) - 1e-9:
                     best[u_key] = t_dep
                     back[u_key] = (key, "wireless", 0.0)
@@ -505,10 +532,14 @@ class SignalNetwork:
                 self._placed[v.key] = (stamp, t, got[1], speed_kn * M_PER_NM / 60.0)
         return got
 
-    def _out_of_reach(self, u: _Vertex, xyz: Xyz, t: float, limit_m: float) -> bool:
+    def _out_of_reach(self, u: _Vertex, xyz: Xyz, t: float, limit_m: float,
+                      same_plan: set[str] | None = None) -> bool:
         """True if moving node ``u`` is surely more than ``limit_m`` (chord, m) from ``xyz`` at ``t``:
         where it was last placed is farther than that by more than it can have moved since, on the
-        plan it had then (and still has). False when that cannot be told: place it."""
+        plan it had then (and still has). False when that cannot be told: place it.
+
+        ``same_plan``: the nodes already found on the plan they were placed on, kept by one route
+        search (no time passes while it runs, so a plan found unchanged stays so)."""
         last = self._placed.get(u.key)
         if last is None or u.plan is None:
             return False
@@ -517,7 +548,13 @@ class SignalNetwork:
         # m_per_min * |t - t_r| (chord) of where it was placed.
         if math.dist(xyz, xyz_r) - m_per_min * abs(t - t_r) <= limit_m + BOUND_MARGIN_M:
             return False
-        return u.plan()[0] == stamp
+        if same_plan is not None and u.key in same_plan:
+            return True
+        if u.plan()[0] != stamp:
+            return False
+        if same_plan is not None:
+            same_plan.add(u.key)
+        return True
 
     def _route_record(self, hops: list[_Hop]) -> tuple[dict[str, str], ...]:
         return tuple({"from": self._vertices[h.src].label, "to": self._vertices[h.dst].label, "by": h.by}

@@ -41,6 +41,7 @@ from campaign.world.light import (
     moon_altitude_deg,
     moon_illumination,
     next_change,
+    night_and_hold,
     next_change_along,
     state_code,
     sublunar_point,
@@ -422,6 +423,35 @@ def test_the_suns_night_is_the_lights_night_minute_by_minute() -> None:
         assert night == light_at(lat, lon, when).is_night, when
         flips += i > 0 and night != is_night(lat, lon, whens[i - 1])
     assert flips >= 4  # dusk and dawn, in the minutes and again in the seconds
+
+
+@settings(max_examples=200, deadline=None)
+@given(lat=st.floats(-60.0, 60.0), lon=st.floats(-30.0, 60.0), minutes=st.floats(0.0, 40.0 * 1440.0),
+       fractions=st.lists(st.floats(-1.0, 1.0), min_size=1, max_size=20))
+def test_night_holds_as_long_as_it_says(lat: float, lon: float, minutes: float, fractions: list[float]) -> None:
+    """``night_and_hold``: the answer is ``is_night``'s, and ``is_night`` gives it again at the same place
+    at any time within the hold (sampled, and at its very ends)."""
+    when = datetime(1914, 7, 20, tzinfo=UTC) + timedelta(minutes=minutes)
+    night, hold_s = night_and_hold(lat, lon, when)
+    assert night == is_night(lat, lon, when)
+    assert hold_s >= 0.0
+    for f in [*fractions, 1.0 - 1e-9, -1.0 + 1e-9]:
+        assert is_night(lat, lon, when + timedelta(seconds=f * hold_s)) == night
+
+
+def test_night_holds_for_hours_at_noon_and_not_at_dusk() -> None:
+    """At Messina's noon the sun stands ~60 degrees above the civil-twilight altitude: at the fastest an
+    altitude moves (17 deg/h) that is over three hours. Across dusk the hold runs out just before the
+    change (civil dusk about 18:32 UTC on 6 August 1914), and not long before."""
+    lat, lon = 38.19, 15.56
+    noon = datetime(1914, 8, 6, 11, 0, tzinfo=UTC)
+    night, hold_s = night_and_hold(lat, lon, noon)
+    assert not night and hold_s > 3 * 3600
+    before = datetime(1914, 8, 6, 18, 0, tzinfo=UTC)
+    night, hold_s = night_and_hold(lat, lon, before)
+    dusk = brentq(lambda s: sun_altitude_deg(lat, lon, before + timedelta(seconds=s)) - RULES.civil_twilight_alt_deg,
+                  0.0, 3 * 3600.0)
+    assert not night and 0.5 * dusk < hold_s < dusk  # the sun sinks at ~11 deg/h there, the bound is 17
 
 
 # ------------------------------------------------------------------- fast scalar paths, exactly

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign.geo.earth import distance_nm, forward
-from campaign.world.radio_range import CHORD_SLACK, XyzMemo, beyond, xyz_m
+from campaign.world.radio_range import CHORD_SLACK, XyzMemo, beyond, within_chord_m, xyz_m
 
 lats = st.floats(min_value=-80.0, max_value=80.0)
 lons = st.floats(min_value=-180.0, max_value=180.0)
@@ -28,6 +30,33 @@ def test_a_chord_proves_out_of_range_only_beyond_the_geodesic(lat: float, lon: f
     # 500 nm, so that nearly every set beyond range is settled by it.
     if 1.0 < d < 500.0:
         assert beyond(a, b, d * (1 - 1e-3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(lat=st.floats(min_value=-89.0, max_value=89.0), lon=lons, bearing=st.floats(min_value=0.0, max_value=360.0),
+       dist=st.one_of(st.floats(min_value=0.0, max_value=3000.0), st.floats(min_value=0.0, max_value=0.01)))
+def test_a_chord_proves_within_range_only_inside_the_geodesic(lat: float, lon: float, bearing: float,
+                                                              dist: float) -> None:
+    """A chord at or under ``within_chord_m(r)`` proves the geodesic no longer than r, at any latitude and
+    distance (the ellipsoid's sharpest bend is its meridian's at the equator)."""
+    lat2, lon2 = (float(x) for x in forward(lat, lon, bearing, dist))
+    d = distance_nm(lat, lon, lat2, lon2)
+    chord_m = math.dist(xyz_m(lat, lon), xyz_m(lat2, lon2))
+    for range_nm in (d, d * (1 + 1e-12), d * (1 - 1e-12), max(d - 1e-6, 0.0), d * 1.001, d * 0.999):
+        if chord_m <= within_chord_m(range_nm):
+            assert d <= range_nm
+    # ... and a close bound: a set a thousandth inside its range (up to 500 nm) is settled by the chord.
+    if 1.0 < d < 500.0:
+        assert chord_m <= within_chord_m(d * (1 + 1e-3))
+
+
+def test_the_within_bound_is_the_arc_of_the_sharpest_bend() -> None:
+    """The meridian at the equator (radius b^2/a, 6,335 km) bends most: 300 nm along it, from the
+    equator north, is where a chord is longest for its geodesic; the bound's circle is tighter still."""
+    lat2, lon2 = (float(x) for x in forward(0.0, 20.0, 0.0, 300.0))
+    chord_m = math.dist(xyz_m(0.0, 20.0), xyz_m(lat2, lon2))
+    assert within_chord_m(300.0) < chord_m < 300.0 * 1852.0
+    assert within_chord_m(0.0) < 0.0  # a range of nothing is proved by no chord, not even a zero one
 
 
 def test_a_range_of_exactly_the_distance_is_never_ruled_out() -> None:

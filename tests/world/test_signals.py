@@ -705,3 +705,70 @@ def test_a_ship_is_ruled_out_only_on_the_plan_she_was_placed_on() -> None:
     assert not net._out_of_reach(v, far, t_may_m + 1.0, limit_m)
     plan["stamp"] = "leg 2"
     assert not net._out_of_reach(v, far, 60.0, limit_m)  # re-planned: place her again
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_the_held_light_and_the_short_chord_change_no_route(seed, monkeypatch) -> None:
+    """The world's network judges night by ``night_hold`` (an answer stands at a place while the sun
+    cannot reach the threshold), and takes a chord short enough as proof of range: every record of a run
+    is what asking ``is_night`` afresh and measuring every geodesic gives, and most questions of the
+    light are saved."""
+    from campaign.batch.replicate import scenario_of
+    from campaign.paths import SCENARIO_DIR
+    from campaign.world import light
+    from campaign.world import radio_range
+    from campaign.world import signals as signals_module
+    from campaign.world.world import World
+
+    scenario = scenario_of(str(SCENARIO_DIR / "goeben_1914.yaml"), "base")
+    asked = {"held": 0, "afresh": 0}
+    night_and_hold = light.night_and_hold
+
+    def held(lat, lon, when):
+        asked["held"] += 1
+        return night_and_hold(lat, lon, when)
+
+    def afresh(lat, lon, when):
+        asked["afresh"] += 1
+        return light.is_night(lat, lon, when)
+
+    monkeypatch.setattr(light, "night_and_hold", held)
+    quick = World(scenario, seed)
+    quick.run()
+    monkeypatch.setattr(light, "night_and_hold", None)
+    original_init = SignalNetwork.__init__
+
+    def without_hold(self, *args, **kwargs):
+        kwargs.pop("night_hold", None)
+        original_init(self, *args, is_night=afresh, **kwargs)
+
+    monkeypatch.setattr(SignalNetwork, "__init__", without_hold)
+    monkeypatch.setattr(signals_module, "within_chord_m", lambda range_nm: -1.0)  # no chord is proof
+    assert radio_range.within_chord_m(100.0) > 0  # the module's own is untouched
+    slow = World(scenario, seed)
+    slow.run()
+    assert [repr(r) for r in quick.rec.records] == [repr(r) for r in slow.rec.records]
+    assert any(r.type == "message_received" for r in slow.rec.records)
+    assert asked["held"] < 0.5 * asked["afresh"]
+
+
+def test_a_route_search_asks_a_ship_for_her_plan_once() -> None:
+    """Within one route search no time passes: a ship found still on the plan she was placed on is not
+    asked for it again at every hop that rules her out."""
+    env, _, net = network()
+    calls = {"n": 0}
+
+    def plan():
+        calls["n"] += 1
+        return "leg 1", 10.0
+
+    net.register("Ship", "Entente", "United Kingdom", lambda t: (36.0, 25.0), wireless="light_cruiser", plan=plan)
+    v = net._node("Ship")
+    net._place({}, v, 0.0)
+    calls["n"] = 0
+    near, limit_m = net._xyz((36.0, 15.0)), 100 * 1852.0
+    same_plan: set[str] = set()
+    assert all(net._out_of_reach(v, near, 60.0 + k, limit_m, same_plan) for k in range(5))
+    assert calls["n"] == 1 and same_plan == {v.key}
+    assert net._out_of_reach(v, near, 60.0, limit_m)  # without a search's memo: asked every time
+    assert calls["n"] == 2
