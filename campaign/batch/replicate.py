@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from campaign.batch.collector import settle_collector
 from campaign.batch.measures import MEASURE_NAMES, as_row, flatten
 from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, Chunk
@@ -81,6 +82,7 @@ def run_replicate(sc: Scenario, seed: int, engine: str | None = None) -> tuple[d
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Run a chunk's replicates in order and return their measures."""
     sc = prepared(task.scenario, task.variant, dict(task.parameters))
+    settle_collector()  # what the worker keeps, its caches, is not walked again by the collector
     cols = []
     for seed in task.seeds:
         values, result = run_replicate(sc, seed, task.engine)
