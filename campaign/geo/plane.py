@@ -49,10 +49,22 @@ class GnomonicPlane:
         x, y = self._fwd.transform(np.asarray(lon, dtype=float), np.asarray(lat, dtype=float))
         return np.asarray(x), np.asarray(y)
 
+    def point_xy(self, lat: float, lon: float) -> tuple[float, float]:
+        """Plane coordinates in metres of one point given in degrees, as floats: ``to_xy``'s computation
+        without its arrays (pyproj's scalar call), for a route's ends."""
+        x, y = self._fwd.transform(float(lon), float(lat))
+        return float(x), float(y)
+
     def to_latlon(self, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(lat, lon) in degrees of plane points in metres."""
         lon, lat = self._inv.transform(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
         return np.asarray(lat), np.asarray(lon)
+
+    def point_latlon(self, x: float, y: float) -> tuple[float, float]:
+        """(lat, lon) in degrees of one plane point in metres, as floats: ``to_latlon``'s computation without
+        its arrays (pyproj's scalar call)."""
+        lon, lat = self._inv.transform(float(x), float(y))
+        return float(lat), float(lon)
 
     def transform_geometry(self, geom):
         """A shapely geometry in lon/lat degrees, moved into the plane."""

@@ -178,6 +178,34 @@ def test_a_route_does_not_depend_on_what_was_asked_before() -> None:
     assert got == Router(ROUTER.graph).route(hair, far)
 
 
+@pytest.mark.parametrize("a, b, searches", [("Messina", "Malta", 1), ("Messina", "Taranto", 2),
+                                            ("Taranto", "Brindisi", 3)])
+def test_a_bounded_search_gives_the_unbounded_searchs_route(monkeypatch, a: str, b: str,
+                                                            searches: int) -> None:
+    """The search runs within a tight bound on the distance first and widens it only when the route lies
+    beyond: what it finds is, to the bit, what a search with no bound finds, whether the tight bound
+    settles the leg, or the wider one (Messina to Taranto), or none (Taranto to Brindisi, round Leuca)."""
+    import campaign.geo.routing as routing
+
+    start, end = PLACES.get(a).anchorage, PLACES.get(b).anchorage
+    limits: list[float] = []
+    bounded = routing.dijkstra
+
+    def counted(*args, **kwargs):
+        limits.append(kwargs["limit"])
+        return bounded(*args, **kwargs)
+
+    monkeypatch.setattr(routing, "dijkstra", counted)
+    got = routing.Router(ROUTER.graph).route(start, end)
+    assert len(limits) == searches
+
+    def unbounded(*args, **kwargs):
+        return bounded(*args, **(kwargs | {"limit": np.inf}))
+
+    monkeypatch.setattr(routing, "dijkstra", unbounded)
+    assert got == routing.Router(ROUTER.graph).route(start, end)
+
+
 # -- published distances --------------------------------------------------------------------------
 
 PUBLISHED = yaml.safe_load((DATA_DIR / "distances_published.yaml").read_text())
