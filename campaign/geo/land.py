@@ -117,8 +117,9 @@ class Land:
         there (the point itself when it is already clear)."""
         # Most points asked about lie well out at sea: a point outside the band of the clearance stretched
         # to plane metres is settled at once (plane metres are never more than PLANE_STRETCH_MAX true
-        # ones, so the full test would find the point clear too).
-        x, y = (float(v) for v in self.plane.to_xy(lat, lon))
+        # ones, so the full test would find the point clear too). The point goes into the plane by
+        # pyproj's scalar call: ``to_xy``'s computation without its arrays.
+        x, y = self.plane.point_xy(lat, lon)
         if not shapely.intersects_xy(self.shore_band(clearance_nm * earth.M_PER_NM * PLANE_STRETCH_MAX), x, y):
             return lat, lon
         # Close inshore the full test costs about a millisecond (the distance to a whole coastline), and

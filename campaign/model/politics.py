@@ -21,6 +21,7 @@ Kinds of event:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -65,6 +66,11 @@ class Politics:
             yield e
 
     def change_times(self) -> tuple[float, ...]:
+        """The times at which anything changes, ascending (worked out once: the events are fixed)."""
+        return self._change_times
+
+    @functools.cached_property
+    def _change_times(self) -> tuple[float, ...]:
         return tuple(sorted({e.t_min for e in self._sorted}))
 
     def at_war(self, a: str, b: str, t_min: float) -> bool:

@@ -29,6 +29,7 @@ from campaign.geo import earth
 from campaign.model.orders import Point, Sail
 from campaign.scenario.model import HeadquartersSpec, MessageSpec
 from campaign.world.environment import HeldBack
+from campaign.world.radio_range import Xyz, XyzMemo, beyond
 from campaign.world.sighting import LEVELS
 from campaign.world.signal_data import default_signal_data
 from campaign.world.signals import Message, SignalNetwork
@@ -120,6 +121,8 @@ class CommandRuntime:
                                  data=default_signal_data().with_telegraph_delay(sc.factors.telegraph_delay))
         self.nodes: dict[str, Node] = {}
         self._ports_memo: dict[tuple, tuple[Port, ...]] = {}
+        # Earth-centred points of the places forces are asked about (for the company's chord test).
+        self._xyz = XyzMemo()
         # Forces whose bunkers are to be watched again once the world settles (see coal_watch).
         self._coal_due: HeldBack[ForceState] = HeldBack(world.env, lambda _, force: self._watch_coal(force))
         for hq in sc.headquarters:
@@ -432,12 +435,23 @@ class CommandRuntime:
             * model.conditions.visibility(own.lat, own.lon, now)
         reports = node.picture.reports()
         estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
+        here = self._xyz((own.lat, own.lon))
         company = tuple(self._own(f, now) for f in world.forces.values()
                         if f is not force and f.side == force.side and f.active_ships()
-                        and earth.distance_nm(own.lat, own.lon, *f.position_at(now)[:2]) <= COMPANY_NM)
+                        and self._in_company(own, here, f, now))
         return CommandView(now, node.name, own, node.standing, light, reports, estimates, node.mode,
                            node.mode_since_min, node.last_report_min, self._ports(force), company,
                            sight_nm=sight_nm, cipher_min=self.net.data.wireless.encipher_min)
+
+    def _in_company(self, own: OwnForce, here: Xyz, force: ForceState, now: float) -> bool:
+        """Is ``force`` within ``COMPANY_NM`` of the commander's own force (at ``own``; ``here`` its
+        Earth-centred point, m) at ``now``? Most friends are far off: a chord between the two longer than
+        the distance proves the geodesic longer too (``radio_range.beyond``), and only the rest are
+        measured along the geodesic, which alone decides."""
+        lat, lon, _ = force.position_at(now)
+        if beyond(here, self._xyz((lat, lon)), COMPANY_NM):
+            return False
+        return earth.distance_nm(own.lat, own.lon, lat, lon) <= COMPANY_NM
 
     def _own(self, force: ForceState, now: float) -> OwnForce:
         lat, lon, course = force.position_at(now)
@@ -489,8 +503,9 @@ class CommandRuntime:
             self.net.send(node.name, d.to, "report", d.content, d.text)
             node.last_report_min = now
         elif isinstance(d, doctrine.Steer):
-            d = self._watch_if_barred(node, force, d)
-            orders = self._at_sea(force, d.orders)
+            areas = world.avoid_areas(force)  # the same waters for both: nothing changes between them
+            d = self._watch_if_barred(node, force, d, areas)
+            orders = self._at_sea(force, d.orders, areas)
             if orders is None:
                 # Nowhere better to go just now (he is at the nearest water he may use): he holds on and
                 # looks again at his next review.
@@ -537,16 +552,18 @@ class CommandRuntime:
         node.last_steer_min = now
         return node.steers_now <= MAX_STEERS_AT_ONCE
 
-    def _watch_if_barred(self, node: Node, force: ForceState, d: doctrine.Steer) -> doctrine.Steer:
-        """A contact in waters the force may not enter (a neutral's belt, a closed strait) is watched
-        from the nearest water the force may use: it neither shadows nor intercepts it there."""
+    def _watch_if_barred(self, node: Node, force: ForceState, d: doctrine.Steer,
+                         areas: tuple) -> doctrine.Steer:
+        """A contact in waters the force may not enter (a neutral's belt, a closed strait: ``areas``, the
+        force's ``World.avoid_areas`` now) is watched from the nearest water the force may use: it neither
+        shadows nor intercepts it there."""
         kind, _, about = d.mode.partition(" ")
         if kind not in ("shadow", "chase", "intercept") or not about:
             return d
         est = node.picture.estimate(about, self.world.env.now)
         if est is None or est.lat is None:
             return d
-        if not any(shapely.intersects_xy(a.geometry, est.lon, est.lat) for a in self.world.avoid_areas(force)):
+        if not any(shapely.intersects_xy(a.geometry, est.lon, est.lat) for a in areas):
             return d
         # Where the contact will be when the force can be abreast of it (the shadower's lead time),
         # watched from the nearest water the force may use (``_at_sea`` moves the point there).
@@ -557,15 +574,14 @@ class CommandRuntime:
         return doctrine.Steer((Sail(Point(float(lat), float(lon), f"watching {about}"), "sustained"),), d.mode,
                               f"watching {about} from outside waters closed to {force.nation}")
 
-    def _at_sea(self, force: ForceState, orders: tuple) -> tuple | None:
+    def _at_sea(self, force: ForceState, orders: tuple, areas: tuple) -> tuple | None:
         """Doctrine steers for points worked out at sea from the picture (a shadowing station, an
         interception point); one that falls on land, close inshore or in waters the force may not enter
-        is moved to the nearest open water it may use. None: no such water within reach, or the force
-        is there already (it holds its position)."""
+        (``areas``, its ``World.avoid_areas`` now) is moved to the nearest open water it may use. None: no
+        such water within reach, or the force is there already (it holds its position)."""
         land = self.world.router.graph.land
         # Twice the routing clearance: clear of the band the router keeps off every shore.
         clear_nm = 2.0 * self.world.router.graph.params.clearance_nm
-        areas = self.world.avoid_areas(force)
         out = []
         for o in orders:
             if isinstance(o, Sail) and o.to.place is None:

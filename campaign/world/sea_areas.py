@@ -61,9 +61,13 @@ class SeaAreas:
     seas: tuple[tuple[str, shapely.Geometry], ...]
     areas: tuple[Area, ...]
     _tree: STRtree = field(init=False, repr=False)
+    # Each area's envelope (lon min, lat min, lon max, lat max), degrees: a point outside it is not in it.
+    _bounds: tuple[tuple[float, float, float, float], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_tree", STRtree([a.polygon for a in self.areas]))
+        bounds = tuple(tuple(float(v) for v in a.polygon.bounds) for a in self.areas)
+        object.__setattr__(self, "_bounds", bounds)
 
     @property
     def sea_names(self) -> tuple[str, ...]:
@@ -93,8 +97,14 @@ class SeaAreas:
         """``(sea, area letter)`` of the point (degrees), or None off the campaign's waters."""
         if not (math.isfinite(lat) and math.isfinite(lon)):
             return None
-        index, _ = self.index_at(lat, lon)
-        return None if index[0] < 0 else self.areas[int(index[0])].key
+        # ``index_at``'s answer for one point without its arrays and tree (every transmission asks): the
+        # first area in file order that the point intersects, boundary included. An area whose envelope
+        # misses the point cannot hold it, so only the few round it are asked.
+        lat, lon = float(lat), float(lon)
+        for area, (x0, y0, x1, y1) in zip(self.areas, self._bounds):
+            if x0 <= lon <= x1 and y0 <= lat <= y1 and shapely.intersects_xy(area.polygon, lon, lat):
+                return area.key
+        return None
 
 
 def _box(bounds: list[float | None]) -> Polygon:

@@ -688,8 +688,8 @@ class SignalNetwork:
         """Tell every hostile node within hearing the sea and area of a transmission, and record it."""
         now = self.env.now
         tlat, tlon = tx.position(now)
-        where = self.sea_areas.sea_area_at(tlat, tlon)
-        sea, area = where if where is not None else (None, None)
+        # The sender's sea and area, looked up once someone hears it (about half the transmissions go unheard).
+        heard: tuple[str, str] | tuple[None, None] | None = None
         factor = self.data.wireless.intercept_factor
         xyz = self._xyz((tlat, tlon))
         for v in self._radios:  # a snapshot: a listener's callback may register a node
@@ -702,6 +702,9 @@ class SignalNetwork:
             if beyond(xyz, self._xyz((llat, llon)), max(tx.set.day_nm * rf * factor, tx.set.night_nm * rf * factor)):
                 continue
             if float(distance_nm(tlat, tlon, llat, llon)) <= self._range(tx, v, now) * factor:
+                if heard is None:
+                    heard = self.sea_areas.sea_area_at(tlat, tlon) or (None, None)
+                sea, area = heard
                 self.emit(now, "intercept", v.label, v.side, llat, llon, sea=sea, area=area)
                 if v.on_intercept is not None:
                     v.on_intercept({"sea": sea, "area": area, "t_min": now}, now)

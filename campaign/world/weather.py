@@ -135,6 +135,13 @@ class Region:
     wind_persistence: float
     visibility: Mapping[str, tuple[float, ...]]
 
+    @functools.cached_property
+    def envelope(self) -> tuple[float, float, float, float]:
+        """(lon min, lat min, lon max, lat max) of the region's polygon, degrees: a point outside this box
+        is not inside the polygon, so :meth:`WeatherParams.region_at` need not ask GEOS about it."""
+        x0, y0, x1, y1 = (float(v) for v in self.geometry.bounds)
+        return x0, y0, x1, y1
+
     def stationary(self, upper_m_s: Sequence[float]) -> np.ndarray:
         """Share of periods at each state: the Weibull wind climate binned at the Beaufort limits (m/s)."""
         scale = self.mean_wind_m_s / math.gamma(1.0 + 1.0 / self.weibull_k)
@@ -203,7 +210,8 @@ class WeatherParams:
     def region_at(self, lat: float, lon: float) -> Region:
         """The first region whose polygon holds the point, else the nearest one (open Atlantic, Black Sea)."""
         for r in self.regions:
-            if shapely.contains_xy(r.geometry, lon, lat):
+            x0, y0, x1, y1 = r.envelope
+            if x0 <= lon <= x1 and y0 <= lat <= y1 and shapely.contains_xy(r.geometry, lon, lat):
                 return r
         pt = shapely.Point(lon, lat)
         return min(self.regions, key=lambda r: r.geometry.distance(pt))
