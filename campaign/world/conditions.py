@@ -47,6 +47,12 @@ STRETCH_MIN = 360.0
 # Spacing of the points that trace a route's geodesics when finding where it crosses a weather
 # region's edge, nm (a straight line in lon/lat strays from a 5-nm geodesic by metres).
 CROSSING_SPACING_NM = 5.0
+# A degree of latitude is never shorter than this, nm (the meridian's radius of curvature is least at the
+# equator: 59.705 nm there), so a track of length L strays at most L / this from an end's latitude.
+NM_PER_DEG_LAT_MIN = 59.6
+# Slack for rounding in the corridor test (degrees): far above the error of a computed point, far below
+# anything that matters.
+CORRIDOR_SLACK_DEG = 1e-6
 # Motions remembered by one run's conditions before the memo is cleared (a run has a few hundred).
 MEMO_SIZE = 4096
 # Light stretches and route crossings remembered across runs (pure functions of their arguments).
@@ -167,6 +173,31 @@ def _region_edges(regions: tuple[Any, ...]) -> tuple[Any, ...]:
     return edges
 
 
+def _clear_of(route: Route, boundaries: tuple[Any, ...]) -> bool:
+    """True if no point of ``route`` (as traced by :func:`_route_crossings_nm`) can meet any of the
+    ``boundaries``: each leg lies in a box of its ends' longitudes (along a geodesic the longitude
+    runs one way, by Clairaut's relation) and their latitudes widened by half its length (each point
+    of it is within that of an end, and a path between two parallels is no shorter than the meridian
+    between them). False where the argument does not hold (near a pole or the antimeridian).
+
+    A few box tests instead of tracing the route: most routes keep within one region.
+    """
+    lats, lons, cum = route.lats, route.lons, route.cum_nm
+    n = len(cum) - 1
+    x0, y0, x1, y1 = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    for i in range(n):
+        half = (cum[i + 1] - cum[i]) / 2.0 / NM_PER_DEG_LAT_MIN + CORRIDOR_SLACK_DEG
+        x0[i] = min(lons[i], lons[i + 1]) - CORRIDOR_SLACK_DEG
+        x1[i] = max(lons[i], lons[i + 1]) + CORRIDOR_SLACK_DEG
+        y0[i] = min(lats[i], lats[i + 1]) - half
+        y1[i] = max(lats[i], lats[i + 1]) + half
+    if n < 1 or x0.min() < -179.0 or x1.max() > 179.0 or y0.min() < -80.0 or y1.max() > 80.0:
+        return False
+    edges = np.empty(len(boundaries), dtype=object)
+    edges[:] = boundaries
+    return not shapely.intersects(edges[:, None], shapely.box(x0, y0, x1, y1)[None, :]).any()
+
+
 @functools.lru_cache(maxsize=ROUTES_KEPT)
 def _route_crossings_nm(route: Route, boundaries: tuple[Any, ...]) -> tuple[float, ...]:
     """Distances along ``route``, nm, at which it crosses one of the region ``boundaries`` (shapely
@@ -174,7 +205,7 @@ def _route_crossings_nm(route: Route, boundaries: tuple[Any, ...]) -> tuple[floa
     # The geodesic legs, densified so that a straight line in lon/lat follows them to metres (points
     # every CROSSING_SPACING_NM or closer along each leg, all in one vectorised call).
     cum_legs = np.asarray(route.cum_nm)
-    if len(cum_legs) < 2:
+    if len(cum_legs) < 2 or _clear_of(route, boundaries):
         return ()
     parts = []
     for i in range(len(cum_legs) - 1):
@@ -246,6 +277,12 @@ class WorldConditions:
         from campaign.world.weather import visibility_factor
 
         return visibility_factor(self.weather.at(lat, lon, self.clock.utc(t_min)))
+
+    def _visibility_in(self, region: str, t_min: float) -> float:
+        """``visibility`` in the region named ``region`` (the one ``visibility`` finds at the point)."""
+        from campaign.world.weather import visibility_factor
+
+        return visibility_factor(self.weather.in_region(region, self.clock.utc(t_min)))
 
     # -- along a motion -----------------------------------------------------------------------------
 
@@ -320,7 +357,8 @@ class WorldConditions:
         if vis is None:
             # One weather for a region all through a period: read it at the period's middle.
             mid = (w_lo + w_hi) / 2.0 if math.isfinite(w_lo) and math.isfinite(w_hi) else t_min
-            vis = self._visibility[(iw, region)] = self.visibility(lat, lon, mid)
+            # The region is the one found at (lat, lon) above: not looked up again.
+            vis = self._visibility[(iw, region)] = self._visibility_in(region, mid)
         out = (light, vis)
         tr.last = (max(lo, w_lo, c_lo), min(hi, w_hi, c_hi), out)
         return out

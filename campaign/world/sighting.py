@@ -212,6 +212,12 @@ class SightingModel:
         self._ranges: dict[tuple, Any] = {}  # (ships, light, vis, missed) -> ranges; (ships, "reach") -> nm
         # The targets' ships, remembered while one prediction is made (no time passes meanwhile).
         self._ships: dict[str, Sequence[Ship]] | None = None
+        # Meanwhile too, the limits of each pair's level under each (light, visibility) met: (pair,
+        # level, light, visibility) -> what ``_exact`` compares distances with (see ``_limits_for``).
+        self._limits: dict[tuple, tuple] | None = None
+        # The last screen (a, b, t0, t1, times, lower bounds): the other direction of a pair, predicted
+        # next with the same motions, screens the same steps with the same (symmetric) distances.
+        self._last_screen: tuple | None = None
 
     # -- the world tells the model --------------------------------------------------------------
 
@@ -226,11 +232,11 @@ class SightingModel:
                     st.token += 1
             return
         self.motions[force] = motion
-        self._ships = {}
+        self._ships, self._limits = {}, {}
         try:
             self._repredict(force, motion)
         finally:
-            self._ships = None
+            self._ships = self._limits = None
 
     def _repredict(self, force: str, motion: Motion) -> None:
         # The hostile directions of each pair with another force (nothing is predicted between
@@ -382,12 +388,12 @@ class SightingModel:
         """
         outer = self._ships is None
         if outer:
-            self._ships = {}
+            self._ships, self._limits = {}, {}
         try:
             return self._next_event(key, t0, t1, near, horizon)
         finally:
             if outer:
-                self._ships = None
+                self._ships = self._limits = None
 
     def _next_event(self, key: tuple[str, str], t0: float, t1: float, near: bool,
                     horizon: float = math.inf) -> Event | Pause | None:
@@ -405,14 +411,7 @@ class SightingModel:
         t = t0
         moving_until = min(max(a.end_min, b.end_min), t1)
         if moving_until > t0:
-            ts, d = self._screen(a, b, t0, moving_until)
-            vrel = np.zeros(len(ts) - 1)
-            for m in (a, b):
-                if m.speed_at(t0) > 0.0:
-                    vrel[ts[:-1] < m.end_min] += m.speed_kn
-            # Speeds within a motion only ever fall, so those at a step's start bound the step; the
-            # distances are chords, never longer than the geodesics, so the bound stays a bound.
-            lower = (d[:-1] + d[1:]) / 2.0 - vrel * np.diff(ts) / 60.0 / 2.0
+            ts, lower = self._screen_bounds(a, b, t0, moving_until)
             for i in np.nonzero(lower <= reach + HYSTERESIS_NM)[0].tolist():
                 if i > 0 and ts[i] >= horizon:
                     return Pause(float(ts[i]))  # a step of the shared grid: the screen resumes on it
@@ -425,6 +424,29 @@ class SightingModel:
         if self._dist(a, b, t) > reach + HYSTERESIS_NM:
             return None  # both lying still, out of sight of each other for good
         return self._exact(key, a, b, t, t1, horizon)
+
+    def _screen_bounds(self, a: Motion, b: Motion, t0: float, t1: float) -> tuple[np.ndarray, np.ndarray]:
+        """The screen's times from t0 to t1 (see ``_screen``) and, for each step between two of them, a
+        lower bound (nm) on the distance between the two forces during it.
+
+        Both directions of a pair are predicted one after the other from the same motions: the second
+        takes the first's arrays, which are the same doubles (the chord and the summed speeds do not
+        depend on which force comes first), so the screen is made once for the two.
+        """
+        last = self._last_screen
+        if (last is not None and last[2] == t0 and last[3] == t1
+                and ((last[0] is a and last[1] is b) or (last[0] is b and last[1] is a))):
+            return last[4], last[5]
+        ts, d = self._screen(a, b, t0, t1)
+        vrel = np.zeros(len(ts) - 1)
+        for m in (a, b):
+            if m.speed_at(t0) > 0.0:
+                vrel[ts[:-1] < m.end_min] += m.speed_kn
+        # Speeds within a motion only ever fall, so those at a step's start bound the step; the
+        # distances are chords, never longer than the geodesics, so the bound stays a bound.
+        lower = (d[:-1] + d[1:]) / 2.0 - vrel * np.diff(ts) / 60.0 / 2.0
+        self._last_screen = (a, b, t0, t1, ts, lower)
+        return ts, lower
 
     def _screen(self, a: Motion, b: Motion, t0: float, t1: float) -> tuple[np.ndarray, np.ndarray]:
         """Times from t0 to t1 (the multiples of ``SCREEN_STEP_MIN`` between them, and both ends) and
@@ -457,23 +479,12 @@ class SightingModel:
                 self.evaluations += 1
             return d
 
-        # The ranges, and the distances whose crossing changes the level, under each (light,
-        # visibility) met in this search: a pair meets few.
-        limits: dict[tuple[str, float], tuple] = {}
         t = t0
         while t < t1:
             if t >= horizon and t > t0:
                 return Pause(t)
             d = f(t)
-            cond = self.seen_in(key, t + AFTER_MIN)
-            lim = limits.get(cond)
-            if lim is None:
-                full, near = self._both_ranges(key, *cond)
-                closer = self.bounds(st.level, *near)[0]
-                farther = self.bounds(st.level, *full)[1]
-                lim = limits[cond] = (full, near, None if closer is None else closer - HYSTERESIS_NM,
-                                      None if farther is None else farther + HYSTERESIS_NM)
-            full, near, closer, farther = lim
+            full, near, closer, farther = self._limits_for(key, st, *self.seen_in(key, t + AFTER_MIN))
             if closer is not None and d <= closer:
                 return Event(t, self.level_for(d, *near, st.level), d)
             if farther is not None and d > farther:
@@ -502,6 +513,24 @@ class SightingModel:
                 return Event(te, self.level_for(dd, *(near if up else full), st.level), dd)
             t = w_end if w_end > t else t + T_TOL_MIN
         return None
+
+    def _limits_for(self, key: tuple[str, str], st: PairState, light: str, vis: float) -> tuple:
+        """(full ranges, ranges to gain a level, distance in nm below which the level rises, distance
+        above which it falls; None where none) for the pair at its present level in this light.
+
+        Kept for the prediction under way (a pair meets few lights, and its level, its targets' ships
+        and its approach's dice cannot change before it is made): ``_exact`` asks at every window.
+        """
+        k = (key, st.level, light, vis)
+        memo = self._limits if self._limits is not None else {}
+        lim = memo.get(k)
+        if lim is None:
+            full, near = self._both_ranges(key, light, vis)
+            closer = self.bounds(st.level, *near)[0]
+            farther = self.bounds(st.level, *full)[1]
+            lim = memo[k] = (full, near, None if closer is None else closer - HYSTERESIS_NM,
+                             None if farther is None else farther + HYSTERESIS_NM)
+        return lim
 
     def _next_break(self, a: Motion, b: Motion, t0: float, t1: float) -> float:
         """The end of the window that starts at t0: the next turn or stop of either force, or change

@@ -484,8 +484,13 @@ class Weather:
 
     def at(self, lat: float, lon: float, when: datetime | str) -> WeatherState:
         """The weather at (lat, lon) at ``when`` (UTC)."""
+        return self.in_region(self.params.region_at(lat, lon).name, when)
+
+    def in_region(self, region: str, when: datetime | str) -> WeatherState:
+        """The weather in the region named ``region`` at ``when`` (UTC): ``at`` for a caller that already
+        knows the region of its point (the sighting's conditions find it once per stretch of track)."""
         t = self._check(when)
-        starts, states = self._timeline(self.params.region_at(lat, lon).name)
+        starts, states = self._timeline(region)
         return states[bisect.bisect_right(starts, t) - 1]
 
     def period_bounds(self, when: datetime | str, lat: float | None = None,

@@ -3,9 +3,12 @@ what a walk over every step finds."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.geo.route import Route
 from campaign.world.clock import parse_utc
@@ -83,3 +86,51 @@ def test_leaps_between_differing_steps_find_what_a_walk_finds(motion: Motion, k:
 def test_the_evening_stretch_does_change() -> None:
     s = LightStretch(START, MOTIONS[0], MOTIONS[0].t0_min + STRETCH_MIN)
     assert s.flips, "the test needs a stretch in which the light changes"
+
+
+# -- the corridor test before a route is traced across the weather regions' edges ------------------
+
+@functools.cache
+def _edges() -> tuple:
+    from campaign.world.conditions import _region_edges
+    from campaign.world.weather import default_params
+
+    return _region_edges(default_params().regions)
+
+
+def _traced(route: Route) -> tuple[float, ...]:
+    """``_route_crossings_nm`` without the corridor test (always tracing the route)."""
+    from unittest import mock
+
+    from campaign.world import conditions as C
+
+    with mock.patch.object(C, "_clear_of", lambda route, boundaries: False):
+        return C._route_crossings_nm.__wrapped__(route, _edges())
+
+
+@settings(max_examples=150, deadline=None)
+@given(points=st.lists(st.tuples(st.floats(30.0, 46.0), st.floats(-6.0, 36.0)), min_size=2, max_size=5),
+       scale=st.sampled_from([0.02, 0.3, 1.0]))
+def test_a_route_found_clear_of_the_edges_crosses_none(points: list[tuple[float, float]],
+                                                        scale: float) -> None:
+    # Short and long legs anywhere in the Mediterranean: the test may only skip a route that, traced
+    # point by point, crosses no edge (so the crossings found are the same with it and without it).
+    from campaign.world.conditions import _clear_of, _route_crossings_nm
+
+    lat0, lon0 = points[0]
+    lats = [lat0 + (la - lat0) * scale for la, _ in points]
+    lons = [lon0 + (lo - lon0) * scale for _, lo in points]
+    route = Route.through(lats, lons)
+    traced = _traced(route)
+    if _clear_of(route, _edges()):
+        assert traced == ()
+    assert _route_crossings_nm(route, _edges()) == traced
+
+
+def test_the_corridor_test_skips_a_route_inside_one_region_and_not_one_across_an_edge() -> None:
+    from campaign.world.conditions import _clear_of
+
+    inside = Route.through([36.0, 36.3, 36.1], [18.0, 18.5, 19.2])  # the central Mediterranean
+    across = Route.through([36.0, 36.0], [20.0, 26.0])  # central into the Levant
+    assert _clear_of(inside, _edges()) and _traced(inside) == ()
+    assert not _clear_of(across, _edges()) and _traced(across) != ()

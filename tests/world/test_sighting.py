@@ -194,3 +194,38 @@ def test_onsets_equal_a_brute_force_scan(write_scenario, case, dusk) -> None:
         assert [lvl for _, lvl in got] == [lvl for _, lvl in want], key
         for (tg, _), (tw, _) in zip(got, want):
             assert tw - step - 1e-6 <= tg <= tw + 1e-6, key  # the scan finds it up to a step late
+
+
+def _pair_model() -> tuple[SightingModel, Motion, Motion]:
+    from campaign.geo.route import Route
+
+    model = SightingModel(None, NO_MISS, ClearDay(), np.random.default_rng(0), 1e9, hostile=lambda a, b: True,
+                          ships_of=lambda n: [SHIPS["Goeben"]], on_change=lambda *a: None)
+    a = Motion(1, 7.0, 37.0, 19.0, Route.through([36.0, 36.4, 37.0], [16.0, 17.5, 19.0]), 18.0)
+    b = Motion(1, 3.0, 36.0, 16.5, Route.through([37.2, 36.0], [18.5, 16.5]), 12.0)
+    return model, a, b
+
+
+def test_the_other_direction_of_a_pair_takes_the_same_screen() -> None:
+    # The second direction's screen, taken from the first's, is the one it would have made itself.
+    model, a, b = _pair_model()
+    first = model._screen_bounds(a, b, 10.0, 900.0)
+    again = model._screen_bounds(b, a, 10.0, 900.0)
+    assert again[0] is first[0] and again[1] is first[1]
+    fresh = _pair_model()[0]._screen_bounds(b, a, 10.0, 900.0)
+    assert [x.tobytes() for x in again] == [x.tobytes() for x in fresh]
+    other = model._screen_bounds(b, a, 10.0, 800.0)  # another window is screened afresh
+    assert len(other[0]) < len(first[0])
+
+
+def test_the_limits_kept_during_a_prediction_are_those_worked_out_afresh() -> None:
+    model, a, b = _pair_model()
+    model.motions.update(A=a, B=b)
+    st = model._state(("A", "B"))
+    for level in range(4):
+        st.level = level
+        model._ships, model._limits = {}, {}
+        kept = [model._limits_for(("A", "B"), st, light, 0.7) for light in ("day", "dark_night", "day")]
+        model._ships = model._limits = None
+        afresh = [model._limits_for(("A", "B"), st, light, 0.7) for light in ("day", "dark_night", "day")]
+        assert kept == afresh and kept[2] is kept[0]

@@ -386,3 +386,14 @@ def test_weather_accepts_a_raw_script_and_refuses_unknown_regions() -> None:
     bad = W.ScriptedPeriod(utc("1914-08-04T00:00Z"), None, ("nowhere",), state=1)
     with pytest.raises(ValueError, match="unknown region"):
         Weather(START, END, np.random.default_rng(0), script=[bad])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), lat=st.floats(30.0, 46.0), lon=st.floats(-6.0, 36.0),
+       minutes=st.integers(0, 10 * 24 * 60))
+def test_weather_in_a_region_is_the_weather_at_its_points(seed: int, lat: float, lon: float,
+                                                          minutes: int) -> None:
+    # ``in_region`` is ``at`` for a caller that already knows the point's region.
+    w = Weather(START, END, np.random.default_rng(seed))
+    when = utc(START) + timedelta(minutes=minutes)
+    assert w.in_region(PARAMS.region_at(lat, lon).name, when) == w.at(lat, lon, when)
