@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from campaign.model.politics import Politics
+from campaign.model.politics import PoliticalEvent, Politics
 from campaign.scenario.loader import load_scenario
 from tests.conftest import scenario_dict
 
@@ -86,3 +86,12 @@ def test_a_conditional_leave_to_fire_holds_from_its_time_until_withdrawn(write_s
     assert rule.ship_types == ("transport",)
     assert not pol.may_fire("United Kingdom", "Germany", minutes(4, 0))  # only when the attack comes
     assert pol.fire_on_attack(minutes(5, 1)) == ()
+
+
+def test_the_political_change_times_are_worked_out_once_and_alike() -> None:
+    events = (PoliticalEvent(300.0, "war", ("A", "B")), PoliticalEvent(60.0, "permit", ("A",), what="x"),
+              PoliticalEvent(300.0, "fire", ("B", "A")))
+    pol = Politics(events)
+    assert pol.change_times() == (60.0, 300.0)
+    assert pol.change_times() is pol.change_times()
+    assert pol == Politics(events)  # the remembered times are no part of its value

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from campaign.geo import earth
 from campaign.scenario.loader import load_scenario
+from campaign.world.command import COMPANY_NM, CommandRuntime
 from campaign.world.conditions import ClearDay
+from campaign.world.radio_range import XyzMemo
 from campaign.world.world import World
 from tests.conftest import scenario_dict
 
@@ -161,3 +167,20 @@ def test_the_commander_runs_for_port_when_his_coal_falls_low_under_way(write_sce
     assert "Valletta" in low[0].data["orders"][0]
     # Before the passage's end: she turns for port in mid-passage.
     assert not [r for r in recs(w, "arrive", "Dublin") if r.t_min <= low[0].t_min and r.t_min > passage.t_min]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lat=st.floats(min_value=28.0, max_value=48.0), lon=st.floats(min_value=-10.0, max_value=40.0),
+       bearing=st.floats(min_value=0.0, max_value=360.0),
+       dist=st.one_of(st.floats(min_value=0.0, max_value=12.0), st.floats(min_value=0.0, max_value=600.0),
+                      st.sampled_from([COMPANY_NM, COMPANY_NM * (1 + 1e-12), COMPANY_NM * (1 - 1e-12)])))
+def test_company_is_decided_as_the_geodesic_decides(lat: float, lon: float, bearing: float,
+                                                    dist: float) -> None:
+    """The chord that rules a friend out of company never rules out one the geodesic would keep."""
+    lat2, lon2 = (float(v) for v in earth.forward(lat, lon, bearing, dist))
+    runtime = SimpleNamespace(_xyz=XyzMemo())
+    own = SimpleNamespace(lat=lat, lon=lon)
+    friend = SimpleNamespace(position_at=lambda _t: (lat2, lon2, 0.0))
+    here = runtime._xyz((lat, lon))
+    near = CommandRuntime._in_company(runtime, own, here, friend, 0.0)  # type: ignore[arg-type]
+    assert near == (earth.distance_nm(lat, lon, lat2, lon2) <= COMPANY_NM)

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -28,6 +29,7 @@ from campaign.world.weather import (
     very_bad_weather,
     visibility_factor,
 )
+from tests.world.helpers import boundary_points
 
 START, END = "1914-08-02T09:00Z", "1914-08-13T00:00Z"
 PARAMS = W.default_params()
@@ -397,3 +399,24 @@ def test_weather_in_a_region_is_the_weather_at_its_points(seed: int, lat: float,
     w = Weather(START, END, np.random.default_rng(seed))
     when = utc(START) + timedelta(minutes=minutes)
     assert w.in_region(PARAMS.region_at(lat, lon).name, when) == w.at(lat, lon, when)
+
+
+def _region_by_polygons(lat: float, lon: float) -> str:
+    """``region_at`` without the envelopes: every region's polygon asked in turn."""
+    for r in PARAMS.regions:
+        if shapely.contains_xy(r.geometry, lon, lat):
+            return r.name
+    pt = shapely.Point(lon, lat)
+    return min(PARAMS.regions, key=lambda r: r.geometry.distance(pt)).name
+
+
+@settings(max_examples=500, deadline=None)
+@given(lat=st.floats(min_value=28.0, max_value=48.0), lon=st.floats(min_value=-10.0, max_value=40.0))
+def test_a_weather_region_is_the_polygons_anywhere(lat: float, lon: float) -> None:
+    """``region_at`` asks GEOS only inside a region's envelope: the answer is the polygons' own."""
+    assert PARAMS.region_at(lat, lon).name == _region_by_polygons(lat, lon)
+
+
+def test_a_weather_region_is_the_polygons_on_every_boundary() -> None:
+    for lat, lon in boundary_points([r.geometry for r in PARAMS.regions]):
+        assert PARAMS.region_at(lat, lon).name == _region_by_polygons(lat, lon), (lat, lon)
