@@ -88,6 +88,11 @@ def _light_at() -> Callable[..., Any] | None:
     return getattr(light, "light_at", None)
 
 
+def _instant_hold(is_night: IsNight) -> NightHold:
+    """``is_night`` as a :data:`NightHold` whose answer holds only at the instant asked."""
+    return lambda lat, lon, when: (bool(is_night(lat, lon, when)), 0.0)
+
+
 def default_is_night(lat: float, lon: float, when_utc: datetime) -> bool:
     """True at night at a place (degrees) and UTC time: the light model's moonlit or dark night when
     ``campaign.world.light`` is available, else the sun more than 6 degrees below the horizon."""
@@ -171,7 +176,8 @@ class SignalNetwork:
     ``emit(t_min, type_, unit=None, side=None, lat=None, lon=None, **fields)`` records an event (the
     world's ``rec.emit``); ``clock`` converts minutes to UTC; ``is_night(lat, lon, when_utc)`` judges the
     light (default :func:`default_is_night`), unless ``night_hold(lat, lon, when_utc)`` is given, which also
-    says how long the answer holds at that place (:func:`campaign.world.light.night_and_hold`); ``sides`` maps nations to sides and ``neutral_sides`` lists
+    says how long the answer holds at that place (:func:`campaign.world.light.night_and_hold`);
+    ``sides`` maps nations to sides and ``neutral_sides`` lists
     sides at war with no one (two sides are hostile when both are known, differ and neither is neutral);
     ``data`` and ``sea_areas`` default to the bundled files.
     """
@@ -182,8 +188,8 @@ class SignalNetwork:
                  data: SignalData | None = None, sea_areas: SeaAreas | None = None,
                  sides: Mapping[str, str] | None = None, neutral_sides: Iterable[str] = ()) -> None:
         self.env, self.emit, self.clock, self.rng = env, emit, clock, rng
-        self.is_night = is_night
-        self.night_hold = night_hold
+        # One way of asking the light: a plain ``is_night`` is a hold that promises nothing beyond its instant.
+        self.night_hold: NightHold = night_hold or _instant_hold(is_night)
         self.data = data or default_signal_data()
         self.sea_areas = sea_areas or default_sea_areas()
         self.sides = dict(sides or {})
@@ -191,8 +197,7 @@ class SignalNetwork:
         self._vertices: dict[str, _Vertex] = {}
         self._ids = itertools.count(1)
         self._jam_changed = env.event()
-        self._night_memo: dict[tuple[float, float, float], bool] = {}
-        # With ``night_hold``: the last answer at each place, (t_min, night, minutes it holds either side).
+        # The last answer of ``night_hold`` at each place: (t_min, night, minutes it holds either side).
         self._night_held: dict[tuple[float, float], tuple[float, bool, float]] = {}
         self._xyz = XyzMemo()
         # Indexes of the vertices, kept up to date by _add and set_station (the route search reads them):
@@ -344,28 +349,15 @@ class SignalNetwork:
         return v.fixed if v.fixed is not None else v.position(t)
 
     def _night(self, v: _Vertex, t: float) -> bool:
-        # Exact memo of the light at a place and minute: a route search asks it once per neighbour of a
-        # vertex. Keyed by the position, so a changed leg is never judged by a stale place; bounded.
+        """Night at a vertex at minute ``t``: the last answer at the same place stands while ``t`` is
+        within its hold (stations, and ships lying still, are asked at every route search, and the sun
+        takes hours to reach the threshold). Keyed by the position, so a changed leg is never judged by
+        a stale place; bounded."""
         lat, lon = self._where(v, t)
-        if self.night_hold is not None:
-            return self._night_at(lat, lon, t)
-        key = (lat, lon, t)
-        night = self._night_memo.get(key)
-        if night is None:
-            if len(self._night_memo) > NIGHT_MEMO_SIZE:
-                self._night_memo.clear()
-            night = self._night_memo[key] = bool(self.is_night(lat, lon, self.clock.utc(t)))
-        return night
-
-    def _night_at(self, lat: float, lon: float, t: float) -> bool:
-        """Night at a place (degrees) and minute, by ``night_hold``: the last answer at the same place
-        stands while ``t`` is within its hold (stations, and ships lying still, are asked at every
-        route search, and the sun takes hours to reach the threshold); bounded."""
         place = (lat, lon)
         held = self._night_held.get(place)
-        if held is not None and abs(t - held[0]) < held[2]:
+        if held is not None and abs(t - held[0]) <= held[2]:
             return held[1]
-        assert self.night_hold is not None
         night, hold_s = self.night_hold(lat, lon, self.clock.utc(t))
         if len(self._night_held) > NIGHT_MEMO_SIZE:
             self._night_held.clear()
