@@ -53,6 +53,12 @@ def beyond(a: Xyz, b: Xyz, range_nm: float) -> bool:
     return math.dist(a, b) > range_nm * CHORD_M_PER_NM + CHORD_SLACK_M
 
 
+def beyond_chord_m(range_nm: float) -> float:
+    """The chord (m) over which the geodesic between two points is surely longer than ``range_nm`` (nm):
+    :func:`beyond` as a threshold, for a loop that compares many chords with one range."""
+    return range_nm * CHORD_M_PER_NM + CHORD_SLACK_M
+
+
 def within_chord_m(range_nm: float) -> float:
     """The chord (m) at or under which the geodesic between two points is surely no longer than
     ``range_nm`` (nm): the chord of an arc ``range_nm`` long on a circle of radius ``ARC_RADIUS_M``,

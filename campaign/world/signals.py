@@ -58,7 +58,8 @@ import simpy
 
 from campaign.geo.earth import M_PER_NM, distance_nm
 from campaign.world.clock import Clock
-from campaign.world.radio_range import CHORD_M_PER_NM, CHORD_SLACK_M, Xyz, XyzMemo, beyond, within_chord_m, xyz_m
+from campaign.world.radio_range import (CHORD_M_PER_NM, CHORD_SLACK_M, Xyz, XyzMemo, beyond, beyond_chord_m,
+                                         within_chord_m, xyz_m)
 from campaign.world.sea_areas import SeaAreas, default_sea_areas
 from campaign.world.signal_data import ANY, SignalData, WirelessSet, default_signal_data
 
@@ -75,7 +76,7 @@ IsNight = Callable[[float, float, datetime], bool]
 NightHold = Callable[[float, float, datetime], tuple[bool, float]]
 Position = Callable[[float], tuple[float, float]]
 # () -> (stamp, speed_kn): a stamp equal for as long as a node's Position gives the same answers, and
-# the fastest it moves meanwhile (knots).
+# the fastest it moves meanwhile (knots; 0: it does not move, its Position the same at every minute).
 Plan = Callable[[], tuple[Any, float]]
 
 
@@ -160,6 +161,8 @@ class _Reach:
     # the addressee. With what the search reads of each (fixed for a vertex): (vertex, key, fixed place,
     # its Earth-centred point, receive factor, shore station?).
     radios: tuple[tuple[_Vertex, str, tuple[float, float] | None, Xyz | None, float, bool], ...]
+    # The radios but the shore stations', in the same order: the ends a shore station may work.
+    ship_radios: tuple[tuple[_Vertex, str, tuple[float, float] | None, Xyz | None, float, bool], ...]
 
 
 @dataclass(frozen=True)
@@ -206,8 +209,12 @@ class SignalNetwork:
         self._at_station: dict[str, list[_Vertex]] = {}  # station -> nodes standing at it, in order
         self._reach_memo: dict[tuple[str, str], _Reach] = {}  # (sender, addressee) keys -> _Reach
         # Where each moving node with a plan was last placed: key -> (stamp, t_min, Earth-centred point,
-        # metres it may move per minute), for bounds on where it can be since (_out_of_reach).
-        self._placed: dict[str, tuple[Any, float, Xyz, float]] = {}
+        # metres it may move per minute, ((lat, lon), Earth-centred point)), for bounds on where it can be
+        # since (_out_of_reach), and the place itself for a node that cannot have moved since (_place).
+        self._placed: dict[str, tuple[Any, float, Xyz, float, tuple[tuple[float, float], Xyz]]] = {}
+        # within_chord_m of each range (nm) a route search has asked: the ranges are the sets' times their
+        # receive factors, a few dozen at most.
+        self._within_chord: dict[float, float] = {}
         for st in self.data.stations:
             self._add(_Vertex(f"T:{st.name}", st.name, "telegraph", st.nation, _fixed(st.lat, st.lon),
                               simpy.Resource(env, st.capacity), handling_min=st.handling_min,
@@ -339,7 +346,7 @@ class SignalNetwork:
             radios = tuple((u, u.key, u.fixed, u.xyz, u.set.receive_factor, u.kind == "shore")
                            for u in self._radios if u.set is not None and u.key in usable
                            and (u.kind != "node" or u is target or u.side == sender.side))
-            reach = self._reach_memo[memo_key] = _Reach(usable, radios)
+            reach = self._reach_memo[memo_key] = _Reach(usable, radios, tuple(r for r in radios if not r[5]))
         return reach
 
     # -- timing ---------------------------------------------------------------------------------
@@ -353,7 +360,12 @@ class SignalNetwork:
         within its hold (stations, and ships lying still, are asked at every route search, and the sun
         takes hours to reach the threshold). Keyed by the position, so a changed leg is never judged by
         a stale place; bounded."""
-        lat, lon = self._where(v, t)
+        return self._night_at(self._where(v, t), t)
+
+    def _night_at(self, at: tuple[float, float], t: float) -> bool:
+        """:meth:`_night` at a vertex known to be at ``at`` (lat, lon, degrees) at minute ``t``: a route
+        search has placed it already."""
+        lat, lon = at
         place = (lat, lon)
         held = self._night_held.get(place)
         if held is not None and abs(t - held[0]) <= held[2]:
@@ -412,7 +424,7 @@ class SignalNetwork:
             return True  # in range whatever the light: no need to ask it
         if d > max(day, night):
             return False
-        return d <= self._range(tx, rx, t)
+        return d <= tx.set.range_nm(self._night_at(tx_at, t)) * rf  # _range, at the place known
 
     # -- routing --------------------------------------------------------------------------------
 
@@ -423,7 +435,7 @@ class SignalNetwork:
         its station, or the nodes standing at it; then the sets in range), which settles ties."""
         sender, target = self._node(msg.sender), self._node(msg.receiver)
         reach = self._reach(sender, target)
-        usable, radios = reach.usable, reach.radios
+        usable, radios, ship_radios = reach.usable, reach.radios, reach.ship_radios
         vertices, at_station, line_min = self._vertices, self._at_station, self.data.telegraph.line_min
         key_min = self.data.wireless.transmit_min(msg.text)  # the same at every set: computed once
         best: dict[str, float] = {start.key: t0}
@@ -437,6 +449,7 @@ class SignalNetwork:
         places: dict[float, dict[str, tuple[tuple[float, float], Xyz]]] = {}
         same_plan: set[str] = set()  # moving sets found still on the plan they were last placed on
         push, inf, dist = heapq.heappush, math.inf, math.dist
+        placed, within_chord = self._placed, self._within_chord
         while heap:
             t, _, key, via = heapq.heappop(heap)
             if key in done:
@@ -448,16 +461,20 @@ class SignalNetwork:
             if v.kind == "node" and v is not start and v is not target and v.set is None:
                 continue  # headquarters are ends, not relays
             # Handling and queue are the vertex's; they differ by hop only between wireless and not.
-            queued = self._queue_share(v)
+            res = v.resource  # (_queue_share, inlined: it is asked at every vertex settled)
+            queued = max(0, res.count + len(res.queue) + 1 - res.capacity) / res.capacity
             handling = self._handling(v, False, key_min, via)
             t_dep = t + queued * handling + handling
+            night: bool | None = None  # the light at v at t_dep, asked once for all its lines
             for dst, by, length_nm, fastest in v.lines:
                 if dst in done or dst not in usable:
                     continue
                 bar = best.get(dst, inf) - 1e-9
                 if t_dep + fastest >= bar:
                     continue  # cannot improve whatever the light: no need to ask it
-                t_arr = t_dep + line_min(length_nm, self._night(v, t_dep))
+                if night is None:
+                    night = self._night(v, t_dep)
+                t_arr = t_dep + line_min(length_nm, night)
                 if t_arr < bar:
                     best[dst] = t_arr
                     back[dst] = (key, by, length_nm)
@@ -488,23 +505,47 @@ class SignalNetwork:
             # (radio_range.beyond, inlined: it is asked of every set tried).
             v_set = v.set
             reach_m = max(v_set.day_nm, v_set.night_nm) * CHORD_M_PER_NM
-            sure_nm = min(v_set.day_nm, v_set.night_nm)
-            shore = v.kind == "shore"  # shore stations worked ships; between shore points the cables carried traffic
-            for u, u_key, u_at, u_xyz, rf, u_shore in radios:
-                if u is v or (shore and u_shore) or u_key in done:
+            sure_nm, far_nm = min(v_set.day_nm, v_set.night_nm), max(v_set.day_nm, v_set.night_nm)
+            far_at_night = v_set.night_nm > v_set.day_nm  # which light gives the longer range
+            # Shore stations worked ships; between shore points the cables carried traffic.
+            for u, u_key, u_at, u_xyz, rf, _ in (ship_radios if v.kind == "shore" else radios):
+                if u is v or u_key in done:
                     continue
+                limit_m = reach_m * rf + CHORD_SLACK_M
                 if u_at is None:
                     got = now.get(u_key)
                     if got is None:
-                        if self._out_of_reach(u, xyz, t_dep, reach_m * rf + CHORD_SLACK_M, same_plan):
-                            continue  # it cannot have come within range since it was last placed
+                        # _out_of_reach, inlined (it is asked of every moving set not yet placed at t_dep):
+                        # where it was last placed is farther than limit_m by more than it can have moved
+                        # since, on the plan it had then and still has.
+                        last = placed.get(u_key)
+                        if last is not None and u.plan is not None and (dist(xyz, last[2])
+                                                                        - last[3] * abs(t_dep - last[1])
+                                                                        > limit_m + BOUND_MARGIN_M):
+                            if u_key in same_plan:
+                                continue
+                            if u.plan()[0] == last[0]:
+                                same_plan.add(u_key)
+                                continue
                         got = self._place(now, u, t_dep)
                     u_at, u_xyz = got
                 chord_m = dist(xyz, u_xyz)
-                if chord_m > reach_m * rf + CHORD_SLACK_M:
+                if chord_m > limit_m:
                     continue  # beyond range whatever the light: no need of the geodesic
-                if chord_m > within_chord_m(sure_nm * rf) and not self._within(v, at, u, u_at, t_dep):
-                    continue  # (a chord that short is within range whatever the light: no geodesic)
+                sure_chord_m = within_chord.get(sure_nm * rf)
+                if sure_chord_m is None:
+                    sure_chord_m = within_chord[sure_nm * rf] = within_chord_m(sure_nm * rf)
+                if chord_m > sure_chord_m:  # (a chord that short is within range whatever the light)
+                    far_chord_m = within_chord.get(far_nm * rf)
+                    if far_chord_m is None:
+                        far_chord_m = within_chord[far_nm * rf] = within_chord_m(far_nm * rf)
+                    if beyond_chord_m(sure_nm * rf) < chord_m <= far_chord_m:
+                        # Surely beyond the shorter range and within the longer: the light alone decides,
+                        # as in _within (which asks it just when the geodesic lies between them).
+                        if self._night_at(at, t_dep) != far_at_night:
+                            continue
+                    elif not self._within(v, at, u, u_at, t_dep):
+                        continue  # the chord cannot tell: the geodesic does
                 if t_dep < best.get(u_key, inf) - 1e-9:
                     best[u_key] = t_dep
                     back[u_key] = (key, "wireless", 0.0)
@@ -514,14 +555,26 @@ class SignalNetwork:
     def _place(self, places: dict[str, tuple[tuple[float, float], Xyz]], v: _Vertex, t: float
                ) -> tuple[tuple[float, float], Xyz]:
         """Where a moving vertex is at minute ``t``, (lat, lon) and its Earth-centred point, remembered in
-        ``places`` (one route search's, for that minute)."""
-        got = places.get(v.key)
+        ``places`` (one route search's, for that minute).
+
+        A node with a plan still the one it was last placed on is not asked again when that placing was
+        at ``t`` too, or when the plan does not move it (speed 0: it lies in port or waits at sea): its
+        ``position`` gives the same answers as then (see :data:`Plan`), so the same place."""
+        key = v.key
+        got = places.get(key)
         if got is None:
+            if v.plan is None:
+                at = v.position(t)
+                got = places[key] = (at, self._xyz(at))
+                return got
+            stamp, speed_kn = v.plan()
+            last = self._placed.get(key)
+            if last is not None and last[0] == stamp and (last[1] == t or last[3] == 0.0):
+                got = places[key] = last[4]
+                return got
             at = v.position(t)
-            got = places[v.key] = (at, self._xyz(at))
-            if v.plan is not None:
-                stamp, speed_kn = v.plan()
-                self._placed[v.key] = (stamp, t, got[1], speed_kn * M_PER_NM / 60.0)
+            got = places[key] = (at, self._xyz(at))
+            self._placed[key] = (stamp, t, got[1], speed_kn * M_PER_NM / 60.0, got)
         return got
 
     def _out_of_reach(self, u: _Vertex, xyz: Xyz, t: float, limit_m: float,
@@ -535,7 +588,7 @@ class SignalNetwork:
         last = self._placed.get(u.key)
         if last is None or u.plan is None:
             return False
-        stamp, t_r, xyz_r, m_per_min = last
+        stamp, t_r, xyz_r, m_per_min, _ = last
         # A chord is never longer than the geodesic steamed along the route, so the node is within
         # m_per_min * |t - t_r| (chord) of where it was placed.
         if math.dist(xyz, xyz_r) - m_per_min * abs(t - t_r) <= limit_m + BOUND_MARGIN_M:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign.geo.earth import distance_nm, forward
-from campaign.world.radio_range import CHORD_SLACK, XyzMemo, beyond, within_chord_m, xyz_m
+from campaign.world.radio_range import CHORD_SLACK, XyzMemo, beyond, beyond_chord_m, within_chord_m, xyz_m
 
 lats = st.floats(min_value=-80.0, max_value=80.0)
 lons = st.floats(min_value=-180.0, max_value=180.0)
@@ -48,6 +48,29 @@ def test_a_chord_proves_within_range_only_inside_the_geodesic(lat: float, lon: f
     # ... and a close bound: a set a thousandth inside its range (up to 500 nm) is settled by the chord.
     if 1.0 < d < 500.0:
         assert chord_m <= within_chord_m(d * (1 + 1e-3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(lat=lats, lon=lons, bearing=st.floats(min_value=0.0, max_value=360.0),
+       dist=st.floats(min_value=0.0, max_value=3000.0), near=st.floats(min_value=0.5, max_value=1.0))
+def test_a_chord_between_the_two_bounds_proves_the_geodesic_between_two_ranges(
+        lat: float, lon: float, bearing: float, dist: float, near: float) -> None:
+    """A route search lets the light alone decide when the chord is over ``beyond_chord_m`` of the shorter
+    range (day or night) and at or under ``within_chord_m`` of the longer: the geodesic then lies between
+    them, so the range the light gives decides it without the geodesic. ``beyond_chord_m`` is
+    :func:`beyond`'s threshold."""
+    lat2, lon2 = (float(x) for x in forward(lat, lon, bearing, dist))
+    d = distance_nm(lat, lon, lat2, lon2)
+    a, b = xyz_m(lat, lon), xyz_m(lat2, lon2)
+    chord_m = math.dist(a, b)
+    for far_nm in (d, d * (1 + 1e-12), d * (1 - 1e-12), d * 1.001, d * 0.999, d * 1.5):
+        for sure_nm in (far_nm * near, d, d * (1 - 1e-12), d * 0.999, max(d - 1e-6, 0.0)):
+            assert beyond(a, b, sure_nm) == (chord_m > beyond_chord_m(sure_nm))
+            if beyond_chord_m(sure_nm) < chord_m <= within_chord_m(far_nm):
+                assert sure_nm < d <= far_nm
+    # ... and the band it settles is nearly the whole band: a set a thousandth inside it (up to 500 nm).
+    if 1.0 < d < 500.0:
+        assert beyond_chord_m(d * (1 - 1e-3)) < chord_m <= within_chord_m(d * (1 + 1e-3))
 
 
 def test_the_within_bound_is_the_arc_of_the_sharpest_bend() -> None:

@@ -772,3 +772,97 @@ def test_a_route_search_asks_a_ship_for_her_plan_once() -> None:
     assert calls["n"] == 1 and same_plan == {v.key}
     assert net._out_of_reach(v, near, 60.0, limit_m)  # without a search's memo: asked every time
     assert calls["n"] == 2
+
+
+@pytest.mark.parametrize("seed", [2])
+def test_the_light_alone_decides_a_chord_between_the_day_and_night_ranges(seed, monkeypatch) -> None:
+    """A route search takes a chord surely beyond the shorter range of a set and surely within the longer
+    as the geodesic's place between them, and lets the light decide, as the geodesic would: every record
+    of a run is what measuring the geodesic of every such set gives, and most geodesics are saved."""
+    from campaign.batch.replicate import scenario_of
+    from campaign.paths import SCENARIO_DIR
+    from campaign.world import signals as signals_module
+    from campaign.world.world import World
+
+    scenario = scenario_of(str(SCENARIO_DIR / "goeben_1914.yaml"), "base")
+    measured = {"n": 0}
+    geodesic = signals_module.distance_nm
+
+    def counted(*args):
+        measured["n"] += 1
+        return geodesic(*args)
+
+    monkeypatch.setattr(signals_module, "distance_nm", counted)
+    quick = World(scenario, seed)
+    quick.run()
+    n_quick, measured["n"] = measured["n"], 0
+    monkeypatch.setattr(signals_module, "beyond_chord_m", lambda range_nm: math.inf)  # no chord is proof
+    slow = World(scenario, seed)
+    slow.run()
+    assert [repr(r) for r in quick.rec.records] == [repr(r) for r in slow.rec.records]
+    assert any(r.type == "message_received" for r in slow.rec.records)
+    assert n_quick < 0.5 * measured["n"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(dist=st.one_of(st.floats(min_value=140.0, max_value=260.0), st.sampled_from([150.0, 250.0])),
+       bearing=st.floats(min_value=0.0, max_value=360.0), is_dark=st.booleans(), moving=st.booleans())
+def test_a_set_between_the_day_and_night_ranges_is_reached_only_in_the_light_that_carries(
+        dist: float, bearing: float, is_dark: bool, moving: bool) -> None:
+    """Between a capital set's day range (150 nm) and night range (250 nm) the light decides; at the
+    edges the geodesic does. The sender may be a ship that moves (placed by the search) or lie still."""
+    env, rec, net = network(is_night=night if is_dark else day)
+    b = at(dist, bearing)
+    # A sender steaming at 1 kn northward, or lying at BASE, with the receiver where it stands at keying.
+    position = (lambda t: (BASE[0] + t * 1e-9, BASE[1])) if moving else fixed(BASE)
+    net.register("A", "Entente", "United Kingdom", position, wireless="capital",
+                 plan=(lambda: ("leg", 1.0)) if moving else None)
+    net.register("B", "Entente", "United Kingdom", fixed(b), wireless="capital")
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=100)
+    reach = 250 if is_dark else 150
+    key_min = net.data.wireless.encipher_min + net.data.wireless.transmit_min(WORDS)
+    d = distance_nm(*position(key_min), *b)
+    assert (received(rec, msg) is not None) == (d <= reach)
+
+
+def test_a_ship_is_not_asked_where_she_is_when_her_plan_says_it_cannot_have_changed() -> None:
+    """The search asks a ship's position again only when her plan has changed, or moves her and the
+    minute differs: lying still (speed 0) on the same plan, or asked at the same minute, she is where she
+    was placed, and the place given back is the one her position gives."""
+    env, _, net = network()
+    plan = {"stamp": ("in port", 36.0, 15.0), "speed_kn": 0.0}
+    asked = {"n": 0}
+    where = {"p": (36.0, 15.0)}
+
+    def position(t: float) -> tuple[float, float]:
+        asked["n"] += 1
+        return where["p"]
+
+    net.register("Ship", "Entente", "United Kingdom", position, wireless="light_cruiser",
+                 plan=lambda: (plan["stamp"], plan["speed_kn"]))
+    v = net._node("Ship")
+    first = net._place({}, v, 0.0)
+    assert asked["n"] == 1 and first == ((36.0, 15.0), net._xyz((36.0, 15.0)))
+    assert net._place({}, v, 500.0) == first and asked["n"] == 1  # lying still: not asked again
+    # She sails: a new plan, at 10 kn, so she is asked (and is where her position says).
+    plan["stamp"], plan["speed_kn"], where["p"] = ("leg 1", 36.0, 15.0), 10.0, (36.1, 15.0)
+    moved = net._place({}, v, 600.0)
+    assert asked["n"] == 2 and moved == ((36.1, 15.0), net._xyz((36.1, 15.0)))
+    assert net._place({}, v, 600.0) == moved and asked["n"] == 2  # the same minute, the same plan
+    where["p"] = (36.2, 15.0)
+    assert net._place({}, v, 601.0) == ((36.2, 15.0), net._xyz((36.2, 15.0))) and asked["n"] == 3  # she moves
+
+
+def test_a_shore_station_tries_only_the_ships_sets() -> None:
+    """Shore stations work ships, not each other: the search's list for a shore station is the list of
+    wireless ends without the shore stations, in the same order."""
+    from campaign.world.signal_data import default_signal_data
+
+    env, _, net = network(data=default_signal_data())
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(100)), wireless="capital")
+    a = net._node("A")
+    reach = net._reach(a, net._node("B"))
+    assert any(r[5] for r in reach.radios) and any(not r[5] for r in reach.radios)
+    assert reach.ship_radios == tuple(r for r in reach.radios if r[0].kind != "shore")
