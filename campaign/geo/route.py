@@ -14,6 +14,11 @@ from campaign.geo import earth
 
 # Routes remembered by their points (a campaign's replicates plan the same legs again and again).
 ROUTES_KEPT = 4096
+# Points one route remembers (distance along it -> forward geodesic) before it forgets them all and
+# starts again: the world asks where a force is at the same instant again and again (its commander,
+# the signals, the sighting model, a leg that has ended), and each answer costs a forward geodesic.
+# Few, as routes are kept across runs.
+POINTS_KEPT = 32
 
 
 def along(lats: np.ndarray, lons: np.ndarray, dists_nm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -121,9 +126,8 @@ class Route:
             return self.lats[0], self.lons[0]
         d = min(cum[-1], dist_nm)
         d = max(d, 0.0)
-        i = self._leg_index(d)
-        lon, lat, _ = earth.WGS84.fwd(self.lons[i], self.lats[i], self._legs[0][i], (d - cum[i]) * earth.M_PER_NM)
-        return lat, lon
+        p = self._forward(d)
+        return p[1], p[0]
 
     def latlons_at(self, dists_nm: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(lats, lons) at many distances along the route at once: ``positions_at`` without the courses,
@@ -134,7 +138,8 @@ class Route:
             return np.full(d.shape, self.lats[0]), np.full(d.shape, self.lons[0])
         _, cum_a, lat_a, lon_a, az_a, empty = self._legs
         d = np.clip(d, 0.0, cum[-1])
-        i = np.clip(np.searchsorted(cum_a, d, side="right") - 1, 0, len(cum) - 2)
+        # Clamped by minimum and maximum: the same indices as np.clip, which is slow on integers.
+        i = np.minimum(np.maximum(np.searchsorted(cum_a, d, side="right") - 1, 0), len(cum) - 2)
         if empty:  # legs of no length: step over them as latlon_at does
             i = np.array([self._leg_index(float(x)) for x in d], dtype=np.int64)
         lon, lat, _ = earth.WGS84.fwd(lon_a[i], lat_a[i], az_a[i], (d - cum_a[i]) * earth.M_PER_NM)
@@ -150,11 +155,24 @@ class Route:
         if len(cum) < 2 or cum[-1] <= 0.0:
             return self.lats[0], self.lons[0], 0.0
         d = min(max(dist_nm, 0.0), cum[-1])
-        i = self._leg_index(d)
-        az = self._legs[0][i]
         # One scalar call on the hot path: the course there is the back azimuth turned round.
-        lon, lat, back = earth.WGS84.fwd(self.lons[i], self.lats[i], az, (d - cum[i]) * earth.M_PER_NM)
+        lon, lat, back = self._forward(d)
         return float(lat), float(lon), float((back + 180.0) % 360.0)
+
+    def _forward(self, d: float) -> tuple[float, float, float]:
+        """pyproj's forward geodesic (lon, lat, back azimuth in degrees) from the start of the leg that
+        holds ``d`` nm (already clamped to [0, length]) to ``d``: the one call behind ``latlon_at`` and
+        ``position_at``, remembered for the last few distances asked (see ``POINTS_KEPT``)."""
+        memo = self.__dict__.get("_points")
+        if memo is None or len(memo) >= POINTS_KEPT:
+            # A cache beside the frozen fields (as ``_legs`` is kept), emptied when full.
+            memo = self.__dict__["_points"] = {}
+        p = memo.get(d)
+        if p is None:
+            i = self._leg_index(d)
+            p = memo[d] = earth.WGS84.fwd(self.lons[i], self.lats[i], self._legs[0][i],
+                                          (d - self.cum_nm[i]) * earth.M_PER_NM)
+        return p
 
 
 @functools.lru_cache(maxsize=ROUTES_KEPT)

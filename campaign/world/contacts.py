@@ -71,7 +71,8 @@ class Contacts:
     def moved(self, force: ForceState) -> None:
         """The force's motion may have changed: tell the model if it has."""
         now = self.world.env.now
-        if not force.active_ships():
+        active = force.active_ships()
+        if not active:
             self.gone(force)
             return
         version = self.versions.get(force.name, 0) + 1
@@ -79,7 +80,7 @@ class Contacts:
         old = self.current.get(force.name)
         # How far a force is seen depends on its ships (its biggest hull, its smoke): one that lost a
         # ship (detached, out of coal, sunk) is predicted afresh even if its motion goes on unchanged.
-        crew = tuple(s.ship.name for s in force.active_ships())
+        crew = tuple(s.ship.name for s in active)
         if old is not None and same_future(old, motion, now) and self.crews.get(force.name) == crew:
             return
         self.crews[force.name] = crew
@@ -99,7 +100,10 @@ class Contacts:
             self.model.update(force.name, None)
 
     def hostile(self, a: str, b: str) -> bool:
-        """Forces of two different sides, neither of them neutral, keep watch on each other."""
+        """Forces of two different sides, neither of them neutral, keep watch on each other.
+
+        The answer for two names holds for the whole run (a force keeps its side, and the scenario's
+        neutral sides are fixed): the sighting model asks once per pair and remembers it."""
         fa, fb = self.world.forces[a], self.world.forces[b]
         neutral = self.world.scenario.neutral_sides
         return fa.side != fb.side and fa.side not in neutral and fb.side not in neutral

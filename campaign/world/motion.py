@@ -67,8 +67,9 @@ class Motion:
         return p
 
     def locate(self, t_min: float) -> tuple[float, float]:
-        """``position`` worked out afresh, remembering nothing: for callers that ask each instant once
-        (the light's search along a motion that caches across runs would only fill memory)."""
+        """``position`` worked out afresh, remembering nothing in the motion: for callers that ask each
+        instant once (the light's search along a motion that caches across runs would only fill memory).
+        The route keeps its last few points (``route.POINTS_KEPT``), a memory that never grows."""
         route = self.route
         if route is None:
             return self.lat, self.lon

@@ -215,9 +215,18 @@ class SightingModel:
         # Meanwhile too, the limits of each pair's level under each (light, visibility) met: (pair,
         # level, light, visibility) -> what ``_exact`` compares distances with (see ``_limits_for``).
         self._limits: dict[tuple, tuple] | None = None
+        # Meanwhile too, the distances (nm) between two motions at the times measured, for either
+        # direction of their pair: (id of one motion, id of the other, lesser first) -> {t_min: nm}.
+        # Both directions are predicted in one breath from the same motions and meet the same
+        # instants, and a geodesic's length does not depend on which end it is measured from.
+        self._dists: dict[tuple[int, int], dict[float, float]] | None = None
         # The last screen (a, b, t0, t1, times, lower bounds): the other direction of a pair, predicted
         # next with the same motions, screens the same steps with the same (symmetric) distances.
         self._last_screen: tuple | None = None
+        # The hostile directions between two forces, (a, b) -> ``watches(a, b)``: asked for every other
+        # force at every change of motion, and fixed for a run (a force keeps its side and its name, and
+        # the neutral sides stay neutral: see ``Contacts.hostile``).
+        self._watches: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
 
     # -- the world tells the model --------------------------------------------------------------
 
@@ -232,19 +241,23 @@ class SightingModel:
                     st.token += 1
             return
         self.motions[force] = motion
-        self._ships, self._limits = {}, {}
+        self._ships, self._limits, self._dists = {}, {}, {}
         try:
             self._repredict(force, motion)
         finally:
-            self._ships = self._limits = None
+            self._ships = self._limits = self._dists = None
 
     def _repredict(self, force: str, motion: Motion) -> None:
         # The hostile directions of each pair with another force (nothing is predicted between
         # friends, so their paths need not be measured); the order of the motions is kept.
         others, keys = [], []
+        watches = self._watches
         for o in self.motions:
             if o != force:
-                hostile = [k for k in ((force, o), (o, force)) if self.hostile(*k)]
+                hostile = watches.get((force, o))
+                if hostile is None:
+                    hostile = watches[(force, o)] = self.watches(force, o)
+                    watches[(o, force)] = hostile[::-1]
                 if hostile:
                     others.append(o)
                     keys.append(hostile)
@@ -259,6 +272,11 @@ class SightingModel:
                     st.token += 1  # whatever was predicted from the old motions is stale
                 else:
                     self._predict(key, near=not is_far)
+
+    def watches(self, a: str, b: str) -> tuple[tuple[str, str], ...]:
+        """The directions of the pair of forces ``a`` and ``b`` that keep watch: of (a, b) and (b, a),
+        in that order, those whose observer is hostile to its target."""
+        return tuple(k for k in ((a, b), (b, a)) if self.hostile(*k))
 
     # -- ranges ---------------------------------------------------------------------------------
 
@@ -388,12 +406,12 @@ class SightingModel:
         """
         outer = self._ships is None
         if outer:
-            self._ships, self._limits = {}, {}
+            self._ships, self._limits, self._dists = {}, {}, {}
         try:
             return self._next_event(key, t0, t1, near, horizon)
         finally:
             if outer:
-                self._ships = self._limits = None
+                self._ships = self._limits = self._dists = None
 
     def _next_event(self, key: tuple[str, str], t0: float, t1: float, near: bool,
                     horizon: float = math.inf) -> Event | Pause | None:
@@ -469,7 +487,7 @@ class SightingModel:
         """The first change of level in [t0, t1], window by window between breakpoints; a ``Pause`` at
         the first window after t0 that starts at or beyond ``horizon``."""
         st = self.pairs[key]
-        seen: dict[float, float] = {}
+        seen = self._measured(a, b)
 
         def f(x: float) -> float:
             d = seen.get(x)
@@ -480,10 +498,11 @@ class SightingModel:
             return d
 
         t = t0
+        still: float | None = None  # the distance, nm, once both lie still (it stays so)
         while t < t1:
             if t >= horizon and t > t0:
                 return Pause(t)
-            d = f(t)
+            d = f(t) if still is None else still
             full, near, closer, farther = self._limits_for(key, st, *self.seen_in(key, t + AFTER_MIN))
             if closer is not None and d <= closer:
                 return Event(t, self.level_for(d, *near, st.level), d)
@@ -496,8 +515,8 @@ class SightingModel:
                 c = self.conditions.next_change(a, t + T_TOL_MIN, t1)
                 if c is None:
                     return None
-                seen[c] = d
-                t = c
+                # Carried, not measured again (nor written where the other direction reads).
+                still, t = d, c
                 continue
             w_end = self._next_break(a, b, t, t1)
             hits = []
@@ -513,6 +532,20 @@ class SightingModel:
                 return Event(te, self.level_for(dd, *(near if up else full), st.level), dd)
             t = w_end if w_end > t else t + T_TOL_MIN
         return None
+
+    def _measured(self, a: Motion, b: Motion) -> dict[float, float]:
+        """The distances (nm) between the forces on motions ``a`` and ``b`` measured so far in the
+        prediction under way, by time (minutes): the same dict for (a, b) and (b, a). A fresh one
+        outside a prediction."""
+        memo = self._dists
+        if memo is None:
+            return {}
+        ia, ib = id(a), id(b)  # both motions are held (in ``motions``) while the prediction is made
+        k = (ia, ib) if ia < ib else (ib, ia)
+        seen = memo.get(k)
+        if seen is None:
+            seen = memo[k] = {}
+        return seen
 
     def _limits_for(self, key: tuple[str, str], st: PairState, light: str, vis: float) -> tuple:
         """(full ranges, ranges to gain a level, distance in nm below which the level rises, distance

@@ -18,8 +18,9 @@ from campaign.tactics.protocol import Condition
 # the end, so that the codes of the others do not change.
 STATUSES = ("in_port", "underway", "waiting", "coaling", "out_of_coal", "stopped", "interned", "in_action", "sunk",
             "shelling")
-# Statuses of a ship that no longer belongs to her force's doings.
-GONE = ("out_of_coal", "interned", "sunk")
+# Statuses of a ship that no longer belongs to her force's doings (a set: ``active_ships`` asks of
+# every ship, many times an hour of simulated time).
+GONE = frozenset(("out_of_coal", "interned", "sunk"))
 
 
 @dataclass
@@ -75,7 +76,9 @@ class Leg:
     offset_nm: float = 0.0
 
     def dist_at(self, t_min: float) -> float:
-        return min(self.offset_nm + self.speed_kn * (t_min - self.t0_min) / 60.0, self.route.length_nm)
+        """Distance run along the route at ``t_min``, nm (at most its length; asked many times an hour:
+        the length read from the cumulative distances directly, as ``length_nm`` does)."""
+        return min(self.offset_nm + self.speed_kn * (t_min - self.t0_min) / 60.0, self.route.cum_nm[-1])
 
     def end_min(self) -> float:
         if self.speed_kn <= 0:

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.geo import earth
 from campaign.model.ships import default_ships
@@ -229,3 +231,153 @@ def test_the_limits_kept_during_a_prediction_are_those_worked_out_afresh() -> No
         model._ships = model._limits = None
         afresh = [model._limits_for(("A", "B"), st, light, 0.7) for light in ("day", "dark_night", "day")]
         assert kept == afresh and kept[2] is kept[0]
+
+
+# -- what one prediction remembers: the hostile directions of a pair, the distances measured ------------
+
+SCENARIO = "goeben_1914.yaml"
+
+
+class _Forgetful(dict):
+    """A memo that never keeps anything: every question is worked out afresh (the long way)."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def _records(variant: str, seed: int, *, remembering: bool, monkeypatch) -> tuple[list[str], int]:
+    """(every record as text, distances the model measured) of one run, with or without what the model
+    remembers between its questions (hostile directions; distances shared by a pair's two directions)."""
+    from campaign.batch.replicate import scenario_of
+    from campaign.paths import SCENARIO_DIR
+
+    if not remembering:
+        monkeypatch.setattr(SightingModel, "_measured", lambda self, a, b: {})
+    world = World(scenario_of(str(SCENARIO_DIR / SCENARIO), variant), seed)
+    if not remembering:
+        world.contacts.model._watches = _Forgetful()
+    world.run()
+    monkeypatch.undo()
+    return [repr(r) for r in world.rec.records], world.contacts.model.evaluations
+
+
+@pytest.mark.parametrize("variant, seed", [("base", 3), ("troubridge_engages", 1)])
+def test_what_the_model_remembers_changes_no_record(variant, seed, monkeypatch) -> None:
+    kept, n_kept = _records(variant, seed, remembering=True, monkeypatch=monkeypatch)
+    afresh, n_afresh = _records(variant, seed, remembering=False, monkeypatch=monkeypatch)
+    assert kept == afresh  # every record, byte for byte
+    assert any("type='sighting'" in r for r in kept)
+    assert n_kept < 0.97 * n_afresh  # the other direction of a pair measured less
+
+
+def test_the_hostile_directions_remembered_are_those_asked_at_the_end_of_the_run() -> None:
+    # Remembered from the first motions of a pair, they must still be the answer when the run is over:
+    # neither the sides nor the neutrals changed meanwhile.
+    from campaign.batch.replicate import scenario_of
+    from campaign.paths import SCENARIO_DIR
+
+    world = World(scenario_of(str(SCENARIO_DIR / SCENARIO), "base"), 2)
+    world.run()
+    model, contacts = world.contacts.model, world.contacts
+    assert len(model._watches) > 100
+    for (a, b), kept in model._watches.items():
+        assert kept == tuple(k for k in ((a, b), (b, a)) if contacts.hostile(*k)), (a, b)
+    assert any(kept == () for kept in model._watches.values())  # friends, or a neutral
+    assert any(len(kept) == 2 for kept in model._watches.values())
+
+
+def test_the_model_asks_who_is_hostile_once_per_pair() -> None:
+    asked: list[tuple[str, str]] = []
+
+    def hostile(a: str, b: str) -> bool:
+        asked.append((a, b))
+        return a[0] != b[0]
+
+    model = SightingModel(None, NO_MISS, ClearDay(), np.random.default_rng(0), 1e9, hostile=hostile,
+                          ships_of=lambda n: [SHIPS["Goeben"]], on_change=lambda *a: None)
+    model.motions.update({n: Motion(1, 0.0, 30.0 + 3.0 * i, 10.0) for i, n in enumerate(("A1", "A2", "B1"))})
+    for n in ("A1", "B1", "A1"):
+        model._repredict(n, model.motions[n])
+    assert sorted(asked) == sorted([("A1", "A2"), ("A2", "A1"), ("A1", "B1"), ("B1", "A1"), ("B1", "A2"),
+                                    ("A2", "B1")])
+    assert model._watches[("A1", "B1")] == (("A1", "B1"), ("B1", "A1")) and model._watches[("A1", "A2")] == ()
+
+
+def _still_pair() -> tuple[SightingModel, Motion, Motion]:
+    """Two forces lying 8 nm apart (within sight of each other by day, not by night): dusk at 300 min."""
+    model = SightingModel(None, NO_MISS, DayThenNight(300.0), np.random.default_rng(0), 1e9,
+                          hostile=lambda a, b: True, ships_of=lambda n: [SHIPS["Goeben"]],
+                          on_change=lambda *a: None)
+    lat, lon = earth.forward(37.0, 19.0, 60.0, 8.0)
+    a, b = Motion(1, 0.0, 37.0, 19.0), Motion(1, 0.0, float(lat), float(lon))
+    model.motions.update(A=a, B=b)
+    return model, a, b
+
+
+def test_forces_lying_still_keep_their_distance_through_a_change_of_light() -> None:
+    model, a, b = _still_pair()
+    d = earth.distance_nm(37.0, 19.0, b.lat, b.lon)
+    st = model._state(("A", "B"))
+    st.level = model.level_for(d, *model.ranges_at(("A", "B"), 0.0)[:3])
+    assert st.level > 0
+    model._ships, model._limits, model._dists = {}, {}, {}
+    ev = model._exact(("A", "B"), a, b, 0.0, 1000.0)
+    measured = dict(model._measured(a, b))
+    model._ships = model._limits = model._dists = None
+    assert ev.t_min == 300.0 and ev.range_nm == d and ev.level < st.level
+    # The distance carried to dusk is not written where the other direction would read a measurement.
+    assert measured == {0.0: d}
+
+
+@settings(max_examples=80, deadline=None)
+@given(t_min=st.floats(min_value=0.0, max_value=3000.0), lat=st.floats(min_value=-70.0, max_value=70.0),
+       lon=st.floats(min_value=-170.0, max_value=170.0), az=st.floats(min_value=0.0, max_value=360.0),
+       dist_nm=st.floats(min_value=0.0, max_value=300.0))
+def test_a_distance_is_the_same_from_either_end(t_min, lat, lon, az, dist_nm) -> None:
+    # The two directions of a pair share the distances they measure: the geodesic must be the same both ways.
+    from campaign.geo.route import Route
+    from campaign.world.motion import distance_nm
+
+    lat2, lon2 = earth.forward(lat, lon, az, dist_nm)
+    a = Motion(1, 10.0, lat2, lon2, Route.through([lat, lat2], [lon, lon2]), 15.0)
+    b = Motion(1, 0.0, lat2, lon)
+    c = Motion(1, 0.0, -lat, lon + 1.0)  # the other hemisphere, the same latitude
+    for x, y in ((a, b), (a, c), (b, c)):
+        assert distance_nm(x, y, t_min) == distance_nm(y, x, t_min)
+
+
+def test_both_directions_of_a_pair_predicted_together_find_what_each_finds_alone() -> None:
+    model, a, b = _pair_model()
+    model.motions.update(A=a, B=b)
+    model._ships, model._limits, model._dists = {}, {}, {}
+    together = [model.next_event(k, 0.0, 2000.0) for k in (("A", "B"), ("B", "A"))]
+    model._ships = model._limits = model._dists = None
+    alone, n_alone = [], 0
+    for k in (("A", "B"), ("B", "A")):
+        fresh = _pair_model()[0]
+        fresh.motions.update(A=a, B=b)
+        alone.append(fresh.next_event(k, 0.0, 2000.0))
+        n_alone += fresh.evaluations
+    assert together == alone and together[0] is not None
+    assert model.evaluations < n_alone  # the second direction measured fewer distances
+
+
+def test_the_distances_one_pair_measured_are_not_read_by_another() -> None:
+    # Pairs already in sight (smoke) search from the same instant: each must read its own distances.
+    c = Motion(1, 0.0, 36.3, 17.2)  # lying still near both tracks
+    keys = (("A", "B"), ("A", "C"), ("C", "B"), ("B", "A"))
+
+    def model_of_three() -> SightingModel:
+        model, a, b = _pair_model()
+        model.motions.update(A=a, B=b, C=c)
+        for k in keys:
+            model._state(k).level = 1
+        return model
+
+    model = model_of_three()
+    model._ships, model._limits, model._dists = {}, {}, {}
+    together = [model.next_event(k, 0.0, 2000.0) for k in keys]
+    model._ships = model._limits = model._dists = None
+    alone = [model_of_three().next_event(k, 0.0, 2000.0) for k in keys]
+    assert together == alone and all(ev is not None for ev in together)
+    assert len({ev.range_nm for ev in together}) == 3  # three pairs, each at its own distance
