@@ -70,6 +70,12 @@ SUN_STATES = ("day", "twilight", "night")  # the sun's part of the rule, for the
 MAX_ALT_RATE_DEG_PER_S = 17.0 / 3600.0
 MAX_ILLUM_RATE_PER_S = 0.06 / 3600.0
 SEARCH_STEP = timedelta(minutes=10)
+# Bounds on how fast the sub-solar point moves, for the holds of :func:`night_and_hold` at a fixed place:
+# westward, 360 deg per apparent solar day, which is never shorter than 86400 - 22 s (mid-September), so
+# under 15.004 deg/h, taken as 15.01; in declination, at most 0.41 deg a day (at the equinoxes), taken as
+# 0.02 deg/h. The tests check both against the tables the altitudes are read from.
+SUN_HOUR_ANGLE_RATE_MAX_DEG_PER_S = 15.01 / 3600.0
+SUN_DEC_RATE_MAX_DEG_PER_S = 0.02 / 3600.0
 # How far an altitude must be from a threshold, degrees, for :func:`night_and_hold` to promise it a
 # time on the same side: it covers the rounding of a time to the microsecond (1e-8 degrees) many times.
 HOLD_SLACK_DEG = 1e-6
@@ -220,14 +226,18 @@ def _interp_many(dates: np.ndarray) -> np.ndarray:
     with one gather)."""
     x = np.asarray(dates, dtype=float) * 24.0
     hours = np.floor(x)
+    return _interp_rows(x, hours, int(hours.min()), int(hours.max()))
+
+
+def _interp_rows(x: np.ndarray, hours: np.ndarray, first: int, last: int) -> np.ndarray:
+    """:func:`_interp_many` given ``x`` (the dates in hours), ``hours = floor(x)`` and their least and
+    greatest. Each row is ``a + (b - a) * f`` with ``b - a`` read from :func:`_stacked_steps`, where it
+    was worked out by the same subtraction once and for all: the same doubles, with one gather."""
     pos = (x - hours) * TABLE_SAMPLES
     k = np.minimum(pos.astype(np.int64), TABLE_SAMPLES - 1)
     f = (pos - k)[:, None]
-    first = int(hours.min())
-    span = int(hours.max()) - first + 1
-    stacked = _stacked_tables(first, span)
-    i = (hours.astype(np.int64) - first) * (TABLE_SAMPLES + 1) + k
-    return stacked[i] + (stacked[i + 1] - stacked[i]) * f
+    both = _stacked_steps(first, last - first + 1)[(hours.astype(np.int64) - first) * (TABLE_SAMPLES + 1) + k]
+    return both[:, :6] + both[:, 6:] * f
 
 
 @functools.lru_cache(maxsize=1024)
@@ -237,6 +247,18 @@ def _stacked_tables(first: int, span: int) -> np.ndarray:
     stacked = np.concatenate([_hour_table(first + h) for h in range(span)])
     stacked.flags.writeable = False  # shared between calls
     return stacked
+
+
+@functools.lru_cache(maxsize=1024)
+def _stacked_steps(first: int, span: int) -> np.ndarray:
+    """:func:`_stacked_tables` beside each row's step to the next, ``rows[i + 1] - rows[i]`` (12 columns;
+    the step of a table's last row, which no interpolation reads, is 0)."""
+    rows = _stacked_tables(first, span)
+    both = np.zeros((len(rows), 12))
+    both[:, :6] = rows
+    both[:-1, 6:] = rows[1:] - rows[:-1]
+    both.flags.writeable = False  # shared between calls
+    return both
 
 
 def _sun_sub(date: float, gast: float | None = None) -> tuple[float, float]:
@@ -407,14 +429,37 @@ def night_and_hold(lat: float, lon: float, when: datetime, rules: LightRules | N
     """(:func:`is_night` at a place and time, the seconds either side of ``when`` during which it surely
     stays the same at that place).
 
-    The hold is the sun's distance in altitude from the civil-twilight altitude over the fastest an
-    altitude can change (:data:`MAX_ALT_RATE_DEG_PER_S`), less :data:`HOLD_SLACK_DEG`; 0 at the threshold
-    (and for a NaN altitude). Whoever asks again at the same place within the hold has the same answer.
+    The hold is the sun's distance in altitude from the civil-twilight altitude, less
+    :data:`HOLD_SLACK_DEG`, over the fastest the sun's altitude can change at that fixed place
+    (:func:`sun_alt_rate_bound_deg_per_s`); 0 at the threshold (and for a NaN altitude). Whoever asks
+    again at the same place within the hold has the same answer.
     """
     r = rules or default_light_rules()
     sun_alt = _sun_alt_scalar(lat, lon, when)
     margin = abs(sun_alt - r.civil_twilight_alt_deg) - HOLD_SLACK_DEG
-    return (not sun_alt >= r.civil_twilight_alt_deg), (margin / MAX_ALT_RATE_DEG_PER_S if margin > 0.0 else 0.0)
+    if not margin > 0.0:
+        return (not sun_alt >= r.civil_twilight_alt_deg), 0.0
+    return (not sun_alt >= r.civil_twilight_alt_deg), margin / sun_alt_rate_bound_deg_per_s(lat)
+
+
+def sun_alt_rate_bound_deg_per_s(lat: float) -> float:
+    """The fastest the sun's altitude can change at a fixed place at latitude ``lat`` (degrees), degrees a
+    second: ``cos(lat)`` x :data:`SUN_HOUR_ANGLE_RATE_MAX_DEG_PER_S` + :data:`SUN_DEC_RATE_MAX_DEG_PER_S`
+    (11.85 deg/h at 38 deg north, where :data:`MAX_ALT_RATE_DEG_PER_S`, for any body seen from a moving
+    ship, allows 17).
+
+    Proof. The altitude is 90 deg less the arc from the place P to the sub-solar point S. Over a time
+    dt S's longitude changes by dH (one way, westward) and its latitude (the declination) by dd. Turning
+    S about the pole by dH changes the arc as turning P by -dH would, and P then moves along its
+    parallel, an arc of ``cos(lat) |dH|``, no shorter than the great circle between its ends; moving S
+    along its meridian by dd moves it an arc of ``|dd|``. By the triangle inequality the arc P-S, so the
+    altitude, changes by at most ``cos(lat) |dH| + |dd|``. The tabulated sub-point is linear between
+    minutes, so its rates there are chords of ephem's, no faster than ephem's fastest (the tests check
+    the tables against both bounds). Rounding is in :data:`HOLD_SLACK_DEG`; the cosine is rounded up
+    by a relative 1e-12.
+    """
+    return (math.cos(math.radians(lat)) * (1.0 + 1e-12) * SUN_HOUR_ANGLE_RATE_MAX_DEG_PER_S
+            + SUN_DEC_RATE_MAX_DEG_PER_S)
 
 
 def _sun_alt_scalar(lat: float, lon: float, when: datetime) -> float:
@@ -559,15 +604,38 @@ def state_codes_along(lats: npt.ArrayLike, lons: npt.ArrayLike, dates: npt.Array
                       rules: LightRules | None = None) -> np.ndarray:
     """Indices into :data:`STATES` at places and ephem dates taken pairwise (arrays): a track's light
     in one vectorised sweep (the sub-points interpolated from the same tables as :func:`light_at`)."""
-    r = rules or default_light_rules()
-    rows = _interp_many(np.atleast_1d(np.asarray(dates, dtype=float)))
-    la, lo = np.asarray(lats, dtype=float), np.asarray(lons, dtype=float)
-    sun_alt = _altitude(la, lo, rows[:, 0], rows[:, 1], 0.0, _NUMPY)
+    x = np.atleast_1d(np.asarray(dates, dtype=float)) * 24.0
+    hours = np.floor(x)
+    rows = _interp_rows(x, hours, int(hours.min()), int(hours.max()))
+    return _codes(rows, np.asarray(lats, dtype=float), np.asarray(lons, dtype=float),
+                  rules or default_light_rules())
+
+
+def _clip_unit(s: np.ndarray) -> np.ndarray:
+    """``np.clip(s, -1.0, 1.0)``: the same doubles (a NaN passes through both), without ``np.clip``'s
+    Python-level dispatch, which costs more than the two ufuncs on a stretch's few dozen points."""
+    return np.minimum(np.maximum(s, -1.0), 1.0)
+
+
+def _codes(rows: np.ndarray, la: np.ndarray, lo: np.ndarray, r: LightRules) -> np.ndarray:
+    """:func:`state_codes_along` given the interpolated rows. Each altitude is the formula of
+    :func:`_altitude` on whole arrays, operation for operation; what both bodies use (the place's
+    radians, sine and cosine) is worked out once, and the moon not at all when the sun is up at every
+    point (the state is then the sun's alone, whatever the moon's altitude)."""
+    la_rad, lo_rad = np.radians(la), np.radians(lo)
+    sin_la, cos_la = np.sin(la_rad), np.cos(la_rad)
+    sla = np.radians(rows[:, 0])
+    s = sin_la * np.sin(sla) + cos_la * np.cos(sla) * np.cos(lo_rad - np.radians(rows[:, 1]))
+    sun_alt = np.degrees(np.arcsin(_clip_unit(s)))
+    sun = 2 - (sun_alt >= r.civil_twilight_alt_deg) - (sun_alt >= r.sunrise_alt_deg)
+    if not (sun == 2).any():
+        return np.asarray(sun, dtype=np.int64)
     # The moon's parallax varies from instant to instant: the topocentric correction, vectorised.
-    s = np.clip(np.sin(np.radians(la)) * np.sin(np.radians(rows[:, 2])) + np.cos(np.radians(la))
-                * np.cos(np.radians(rows[:, 2])) * np.cos(np.radians(lo) - np.radians(rows[:, 3])), -1.0, 1.0)
+    mla = np.radians(rows[:, 2])
+    s = _clip_unit(sin_la * np.sin(mla) + cos_la * np.cos(mla) * np.cos(lo_rad - np.radians(rows[:, 3])))
     moon_alt = np.degrees(np.arctan2(s - np.sin(np.radians(rows[:, 4])), np.sqrt(1.0 - s * s)))
-    return np.asarray(state_code(sun_alt, moon_alt, rows[:, 5], r), dtype=np.int64)
+    moonlit = (moon_alt >= r.moonrise_alt_deg) & (rows[:, 5] >= r.moonlit_min_illumination)
+    return np.asarray(sun + (sun == 2) * (1 - moonlit), dtype=np.int64)
 
 
 def sample_along(where_many: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], t0: datetime,
@@ -580,10 +648,25 @@ def sample_along(where_many: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray
     step_s = step.total_seconds()
     if step_s <= 0.0:
         raise ValueError("step must be positive")
+    xs, xs_days = _sample_offsets(span_s, step_s)
+    lats, lons = where_many(xs)
+    # The dates ascend with xs: the first and the last hour are the least and the greatest.
+    x = (_ephem_date(t0) + xs_days) * 24.0
+    hours = np.floor(x)
+    rows = _interp_rows(x, hours, int(hours[0]), int(hours[-1]))
+    return xs, _codes(rows, np.asarray(lats, dtype=float), np.asarray(lons, dtype=float),
+                      rules or default_light_rules())
+
+
+@functools.lru_cache(maxsize=64)
+def _sample_offsets(span_s: float, step_s: float) -> tuple[np.ndarray, np.ndarray]:
+    """The sample times of :func:`sample_along` in seconds after its ``t0`` (every ``step_s`` and the
+    span's end) and in days (``/ 86400``, as ephem's dates count): the same for every stretch, so kept."""
     n = max(1, math.ceil(span_s / step_s))
     xs = np.minimum(np.arange(n + 1) * step_s, span_s)
-    lats, lons = where_many(xs)
-    return xs, state_codes_along(lats, lons, _ephem_date(t0) + xs / _SECONDS_PER_DAY, rules)
+    xs_days = xs / _SECONDS_PER_DAY
+    xs.flags.writeable = xs_days.flags.writeable = False  # shared between calls
+    return xs, xs_days
 
 
 def solve_bracket(where: Callable[[float], Position], t0: datetime, a: float, b: float, before: int,

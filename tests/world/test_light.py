@@ -440,18 +440,18 @@ def test_night_holds_as_long_as_it_says(lat: float, lon: float, minutes: float, 
 
 
 def test_night_holds_for_hours_at_noon_and_not_at_dusk() -> None:
-    """At Messina's noon the sun stands ~60 degrees above the civil-twilight altitude: at the fastest an
-    altitude moves (17 deg/h) that is over three hours. Across dusk the hold runs out just before the
-    change (civil dusk about 18:32 UTC on 6 August 1914), and not long before."""
+    """At Messina's noon the sun stands ~60 degrees above the civil-twilight altitude: at the fastest the
+    sun's altitude moves there (11.85 deg/h) that is over five hours. Across dusk the hold runs out just
+    before the change (civil dusk about 18:32 UTC on 6 August 1914), and not long before."""
     lat, lon = 38.19, 15.56
     noon = datetime(1914, 8, 6, 11, 0, tzinfo=UTC)
     night, hold_s = night_and_hold(lat, lon, noon)
-    assert not night and hold_s > 3 * 3600
+    assert not night and hold_s > 5 * 3600
     before = datetime(1914, 8, 6, 18, 0, tzinfo=UTC)
     night, hold_s = night_and_hold(lat, lon, before)
     dusk = brentq(lambda s: sun_altitude_deg(lat, lon, before + timedelta(seconds=s)) - RULES.civil_twilight_alt_deg,
                   0.0, 3 * 3600.0)
-    assert not night and 0.5 * dusk < hold_s < dusk  # the sun sinks at ~11 deg/h there, the bound is 17
+    assert not night and 0.85 * dusk < hold_s < dusk  # the sun sinks at ~11 deg/h there, the bound is 11.85
 
 
 # ------------------------------------------------------------------- fast scalar paths, exactly
@@ -501,3 +501,172 @@ def test_a_probes_remembered_altitudes_are_the_ones_worked_out_afresh() -> None:
     assert first == again == fresh
     assert [probe.margin(k, 1234.5) for k in range(4)] == [_SecondsProbe(where, t0, RULES).margin(k, 1234.5)
                                                           for k in range(4)]
+
+
+# ------------------------------------------------------------- the vectorised sweep, exactly
+
+
+def _state_codes_the_long_way(lats: np.ndarray, lons: np.ndarray, dates: np.ndarray) -> np.ndarray:
+    """``state_codes_along`` as it was first written: every column gathered twice from the stacked
+    tables, each body's altitude worked out whole (the sun by the generic ``_altitude``), ``np.clip``,
+    and the moon at every point."""
+    from campaign.world.light import _NUMPY, TABLE_SAMPLES, _altitude, _stacked_tables
+
+    x = dates * 24.0
+    hours = np.floor(x)
+    pos = (x - hours) * TABLE_SAMPLES
+    k = np.minimum(pos.astype(np.int64), TABLE_SAMPLES - 1)
+    f = (pos - k)[:, None]
+    first = int(hours.min())
+    stacked = _stacked_tables(first, int(hours.max()) - first + 1)
+    i = (hours.astype(np.int64) - first) * (TABLE_SAMPLES + 1) + k
+    rows = stacked[i] + (stacked[i + 1] - stacked[i]) * f
+    la, lo = np.asarray(lats, dtype=float), np.asarray(lons, dtype=float)
+    sun_alt = _altitude(la, lo, rows[:, 0], rows[:, 1], 0.0, _NUMPY)
+    s = np.clip(np.sin(np.radians(la)) * np.sin(np.radians(rows[:, 2])) + np.cos(np.radians(la))
+                * np.cos(np.radians(rows[:, 2])) * np.cos(np.radians(lo) - np.radians(rows[:, 3])), -1.0, 1.0)
+    moon_alt = np.degrees(np.arctan2(s - np.sin(np.radians(rows[:, 4])), np.sqrt(1.0 - s * s)))
+    return np.asarray(state_code(sun_alt, moon_alt, rows[:, 5], RULES), dtype=np.int64)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lat=st.floats(30.0, 46.0), lon=st.floats(-6.0, 36.0), minutes=st.floats(0.0, 60.0 * 1440.0),
+       dlat=st.floats(-0.01, 0.01), dlon=st.floats(-0.01, 0.01), n=st.integers(1, 60))
+def test_the_sweep_gives_the_long_ways_states_and_rows(lat, lon, minutes, dlat, dlon, n) -> None:
+    """``state_codes_along`` and ``sample_along`` (shared sines, steps read from a table, the moon skipped
+    when the sun is up all along) give the states of the long way, and ``_interp_many`` its rows, to the
+    bit; by day (the moon skipped), by night and across dusk and dawn."""
+    from campaign.world.light import (
+        SEARCH_STEP,
+        TABLE_SAMPLES,
+        _ephem_date,
+        _interp_many,
+        _stacked_tables,
+        sample_along,
+        state_codes_along,
+    )
+
+    t0 = datetime(1914, 7, 1, tzinfo=UTC) + timedelta(minutes=minutes)
+    xs = np.minimum(np.arange(n + 1) * 600.0, n * 600.0 - 1.0)
+    lats, lons = lat + dlat * xs / 600.0, lon + dlon * xs / 600.0
+    dates = _ephem_date(t0) + xs / 86400.0
+    want = _state_codes_the_long_way(lats, lons, dates)
+    assert state_codes_along(lats, lons, dates).tolist() == want.tolist()
+    assert state_codes_along(lats[::-1], lons[::-1], dates[::-1]).tolist() == want[::-1].tolist()
+
+    x = dates * 24.0
+    hours = np.floor(x)
+    first = int(hours.min())
+    stacked = _stacked_tables(first, int(hours.max()) - first + 1)
+    pos = (x - hours) * TABLE_SAMPLES
+    k = np.minimum(pos.astype(np.int64), TABLE_SAMPLES - 1)
+    i = (hours.astype(np.int64) - first) * (TABLE_SAMPLES + 1) + k
+    want_rows = stacked[i] + (stacked[i + 1] - stacked[i]) * (pos - k)[:, None]
+    assert _interp_many(dates).tolist() == want_rows.tolist()
+
+    span_s = n * 600.0 - 1.0
+    got_xs, got = sample_along(lambda s: (lat + dlat * s / 600.0, lon + dlon * s / 600.0), t0, span_s)
+    step_s = SEARCH_STEP.total_seconds()
+    long_xs = np.minimum(np.arange(max(1, math.ceil(span_s / step_s)) + 1) * step_s, span_s)
+    assert got_xs.tolist() == long_xs.tolist()
+    long_codes = _state_codes_the_long_way(lat + dlat * long_xs / 600.0, lon + dlon * long_xs / 600.0,
+                                           _ephem_date(t0) + long_xs / 86400.0)
+    assert got.tolist() == long_codes.tolist()
+
+
+def test_the_sweep_skips_the_moon_only_when_it_cannot_matter() -> None:
+    """A day's sweep (sun up at every point) and a night's give the long way's states; and the skip is
+    taken by day: a NaN moon row would otherwise be read (it is not, because the sun alone decides)."""
+    from campaign.world.light import _codes
+
+    lat, lon = _where("Messina")
+    for hour, kinds in ((11, {0}), (23, {2, 3})):
+        t0 = _utc(6, hour)
+        from campaign.world.light import _ephem_date, _interp_many
+
+        dates = _ephem_date(t0) + np.arange(7) * 600.0 / 86400.0
+        la, lo = np.full(7, lat), np.full(7, lon)
+        rows = _interp_many(dates).copy()
+        want = _state_codes_the_long_way(la, lo, dates)
+        assert set(want.tolist()) <= kinds
+        assert _codes(rows, la, lo, RULES).tolist() == want.tolist()
+        rows[:, 2:] = np.nan  # the moon unknown
+        got = _codes(rows, la, lo, RULES).tolist()
+        assert (got == want.tolist()) == (kinds == {0})
+
+
+def test_clip_unit_is_np_clip() -> None:
+    from campaign.world.light import _clip_unit
+
+    s = np.array([-2.0, -1.0, -0.0, 0.0, 0.3, 1.0, 1.0 + 1e-16, 1.5, np.nan, np.inf, -np.inf])
+    got, want = _clip_unit(s), np.clip(s, -1.0, 1.0)
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+# ------------------------------------------------------------- holds at a fixed place
+
+
+@settings(max_examples=40, deadline=None)
+@given(day=st.integers(0, 365), hour=st.integers(0, 23))
+def test_the_tabled_sun_moves_no_faster_than_the_holds_assume(day: int, hour: int) -> None:
+    """The bounds of :func:`sun_alt_rate_bound_deg_per_s` on the tables the altitudes are read from: the
+    sub-solar longitude moves at most SUN_HOUR_ANGLE_RATE_MAX a second, its latitude at most
+    SUN_DEC_RATE_MAX, minute by minute (1914, any day; the chord of a minute is what interpolation
+    moves along)."""
+    from campaign.world.light import (
+        SUN_DEC_RATE_MAX_DEG_PER_S,
+        SUN_HOUR_ANGLE_RATE_MAX_DEG_PER_S,
+        TABLE_STEP_DAYS,
+        _ephem_date,
+        _hour_table,
+    )
+
+    h = math.floor(_ephem_date(datetime(1914, 1, 1, tzinfo=UTC) + timedelta(days=day, hours=hour)) * 24.0)
+    t = _hour_table(h)
+    step_s = TABLE_STEP_DAYS * 86400.0
+    assert np.abs(np.diff(t[:, 1])).max() <= SUN_HOUR_ANGLE_RATE_MAX_DEG_PER_S * step_s
+    assert np.abs(np.diff(t[:, 1])).min() >= 14.99 / 3600.0 * step_s  # and it does move: the bound is close
+    assert np.abs(np.diff(t[:, 0])).max() <= SUN_DEC_RATE_MAX_DEG_PER_S * step_s
+
+
+@settings(max_examples=150, deadline=None)
+@given(lat=st.floats(-60.0, 60.0), lon=st.floats(-30.0, 60.0), minutes=st.floats(0.0, 60.0 * 1440.0))
+def test_a_hold_ends_before_the_sun_reaches_civil_twilight(lat: float, lon: float, minutes: float) -> None:
+    """The hold is never longer than the time to the sun's next (and its last) crossing of the
+    civil-twilight altitude at that place, found by brentq on the altitude the answer is read from;
+    and it is no shorter than the old bound's (the fastest any altitude moves, 17 deg/h)."""
+    from campaign.world.light import HOLD_SLACK_DEG, MAX_ALT_RATE_DEG_PER_S, _sun_alt_scalar
+
+    when = datetime(1914, 7, 20, tzinfo=UTC) + timedelta(minutes=minutes)
+    night, hold_s = night_and_hold(lat, lon, when)
+    alt0 = _sun_alt_scalar(lat, lon, when)
+    margin = abs(alt0 - RULES.civil_twilight_alt_deg) - HOLD_SLACK_DEG
+    assert hold_s >= (margin / MAX_ALT_RATE_DEG_PER_S if margin > 0.0 else 0.0)
+
+    def above(s: float) -> float:
+        return _sun_alt_scalar(lat, lon, when + timedelta(seconds=s)) - RULES.civil_twilight_alt_deg
+
+    for sign in (1.0, -1.0):
+        grid = np.arange(0.0, hold_s + 60.0, 60.0) * sign  # the first minute the side changes, if any
+        sides = [above(s) >= 0.0 for s in grid]
+        flip = next((j for j in range(1, len(sides)) if sides[j] != sides[0]), None)
+        if flip is not None:
+            a, b = sorted((grid[flip - 1], grid[flip]))
+            crossing = abs(brentq(above, a, b, xtol=1e-3))
+            assert hold_s < crossing
+
+
+def test_the_hold_bound_is_cos_lat_times_the_suns_turn() -> None:
+    from campaign.world.light import (
+        MAX_ALT_RATE_DEG_PER_S,
+        SUN_DEC_RATE_MAX_DEG_PER_S,
+        SUN_HOUR_ANGLE_RATE_MAX_DEG_PER_S,
+        sun_alt_rate_bound_deg_per_s,
+    )
+
+    assert sun_alt_rate_bound_deg_per_s(0.0) == pytest.approx(
+        SUN_HOUR_ANGLE_RATE_MAX_DEG_PER_S + SUN_DEC_RATE_MAX_DEG_PER_S, rel=1e-11)
+    assert sun_alt_rate_bound_deg_per_s(38.0) * 3600.0 == pytest.approx(11.85, abs=0.01)
+    assert sun_alt_rate_bound_deg_per_s(-38.0) == sun_alt_rate_bound_deg_per_s(38.0)
+    assert all(sun_alt_rate_bound_deg_per_s(lat) < MAX_ALT_RATE_DEG_PER_S for lat in range(-90, 91))
