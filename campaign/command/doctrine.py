@@ -236,6 +236,13 @@ def report(v: CommandView, r: Report, why: str) -> Send | None:
     return Send(v.standing.report_to, r.as_content(), f"{v.node}: {why} {what} {where}{course}")
 
 
+def needs_company(s: Standing) -> bool:
+    """Does a commander under standing instructions ``s`` look at the friendly forces in company with
+    him (``CommandView.company``)? Only one told to escort a force does (``_mission``): the world, which
+    must measure every friendly force to gather them, gathers them for him alone."""
+    return s.mission == "escort" and bool(s.escort)
+
+
 def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
     """The commander's decisions now. ``trigger`` is what woke him: "sighting", "lost", "report",
     "orders", "review" (his own periodic look). A commander told to jam does so while the enemy is in

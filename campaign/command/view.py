@@ -102,7 +102,9 @@ class CommandView:
     mode_since_min: float
     last_report_min: float | None  # when he last reported the contact he is on
     ports: tuple[Port, ...] = ()
-    company: tuple[OwnForce, ...] = field(default=())  # friendly forces in sight of him
+    # Friendly forces in sight of him; gathered only when his doctrine looks at them
+    # (``doctrine.needs_company``), else empty.
+    company: tuple[OwnForce, ...] = field(default=())
     # How far his lookouts see a single ship here and now (smoke or hull, whichever is farther, in this
     # light and weather: data/sighting.yaml): he can judge it from what he sees.
     sight_nm: float = 15.0

@@ -367,6 +367,8 @@ class CommandRuntime:
         now = world.env.now
         model = world.contacts.model
         obs = node.force
+        if not node.labels:
+            return  # only a contact he has a name for can be refreshed: he has none
         for target, st in model.watched_by(obs):
             if st.level == 0 or target not in world.forces:
                 continue
@@ -435,10 +437,14 @@ class CommandRuntime:
             * model.conditions.visibility(own.lat, own.lon, now)
         reports = node.picture.reports()
         estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
-        here = self._xyz((own.lat, own.lon))
-        company = tuple(self._own(f, now) for f in world.forces.values()
-                        if f is not force and f.side == force.side and f.active_ships()
-                        and self._in_company(own, here, f, now))
+        # Only a commander whose doctrine looks at his company has it gathered: the rest would never
+        # read what every friendly force was measured for.
+        company: tuple[OwnForce, ...] = ()
+        if doctrine.needs_company(node.standing):
+            here = self._xyz((own.lat, own.lon))
+            company = tuple(self._own(f, now) for f in world.forces.values()
+                            if f is not force and f.side == force.side and f.active_ships()
+                            and self._in_company(own, here, f, now))
         return CommandView(now, node.name, own, node.standing, light, reports, estimates, node.mode,
                            node.mode_since_min, node.last_report_min, self._ports(force), company,
                            sight_nm=sight_nm, cipher_min=self.net.data.wireless.encipher_min)

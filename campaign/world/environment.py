@@ -14,7 +14,7 @@ finds late must come, among the events of its instant, where it would have come 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Generic, TypeVar
 
 from heapq import heappush
@@ -32,26 +32,36 @@ class WorldEnvironment(simpy.Environment):
 
     def __init__(self, initial_time: SimTime = 0) -> None:
         super().__init__(initial_time)
-        self._settle: list[Callable[[], None]] = []
+        # (callback, what it has to do): see on_settle.
+        self._settle: list[tuple[Callable[[], None], Sized | None]] = []
 
-    def on_settle(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` before every event is scheduled and after every step."""
-        self._settle.append(fn)
+    def on_settle(self, fn: Callable[[], None], due: Sized | None = None) -> None:
+        """Run ``fn`` before every event is scheduled and after every step. ``due``, if given, is a
+        container that is empty whenever ``fn`` has nothing to do: it is then not called at all (it is
+        asked twice an event, and is idle nearly always)."""
+        self._settle.append((fn, due))
 
     def settle(self) -> None:
         """Do the held-back work now."""
-        for fn in self._settle:
-            fn()
+        for fn, due in self._settle:
+            if due is None or due:
+                fn()
 
     def schedule(self, event: Event, priority: EventPriority = NORMAL, delay: SimTime = 0) -> None:
-        self.settle()
-        super().schedule(event, priority, delay)
+        for fn, due in self._settle:  # settle(), written out: every event passes here
+            if due is None or due:
+                fn()
+        # SimPy's own scheduling, written out: the call through ``super()`` costs as much as the push,
+        # and every event of the run passes here.
+        heappush(self._queue, (self._now + delay, priority, next(self._eid), event))
 
     def step(self) -> None:
         try:
             super().step()
         finally:
-            self.settle()
+            for fn, due in self._settle:  # settle(), written out: every step ends here
+                if due is None or due:
+                    fn()
 
     def reserve(self) -> int:
         """Take now the place in SimPy's order of events that an event scheduled now would have (its
@@ -98,7 +108,8 @@ class HeldBack(Generic[T]):
         on_settle = getattr(env, "on_settle", None)
         self.deferred = on_settle is not None
         if on_settle is not None:
-            on_settle(self.settle)
+            # Nothing held, nothing to do: the environment need not call it (the dict is never replaced).
+            on_settle(self.settle, self._due)
 
     def put(self, key: str, item: T) -> None:
         if not self.deferred:

@@ -116,3 +116,27 @@ def test_a_chase_is_at_the_fast_chase_speed_the_ships_could_hold_in_1914() -> No
     est.learn(GOEBEN, 100.0)
     lat, lon, _ = doctrine.intercept_point((OWN.lat, OWN.lon), OWN.sustained_kn, est.estimate("Goeben", 100.0))
     assert (order.to.lat, order.to.lon) == pytest.approx((lat, lon))
+
+
+CHATHAM = OwnForce("Chatham", "Entente", "United Kingdom", 36.02, 18.03, 90.0, 12.0, 23.0, 0.8, "underway",
+                   False, None, ("Chatham",), "sail")
+
+
+@pytest.mark.parametrize("mission", ["script", "patrol", "guard", "intercept", "escort", "return"])
+@pytest.mark.parametrize("escort", [None, "Chatham"])
+@pytest.mark.parametrize("trigger", ["start", "review", "sighting", "orders"])
+@pytest.mark.parametrize("seen", [False, True])
+def test_company_is_read_only_where_needs_company_says(mission: str, escort: str | None, trigger: str,
+                                                       seen: bool) -> None:
+    """The world gathers a commander's company only when ``needs_company`` says his doctrine reads it:
+    for every other commander, what he decides with his company is what he decides without it."""
+    standing = Standing(mission=mission, escort=escort, guard=(36.5, 18.5), patrol=((36.5, 18.5), (36.0, 19.0)),
+                        intercept="Goeben", base=Port("Valletta", 35.9, 14.5), on_contact="shadow",
+                        report_to="Milne")
+    full = dataclasses.replace(view([GOEBEN] if seen else [], standing=standing), company=(CHATHAM,))
+    bare = dataclasses.replace(full, company=())
+    if doctrine.needs_company(standing):
+        if not seen:  # with no enemy in sight he keeps with the force he escorts: he reads his company
+            assert doctrine.decide(full, trigger) != doctrine.decide(bare, trigger)
+    else:
+        assert doctrine.decide(full, trigger) == doctrine.decide(bare, trigger)

@@ -1,6 +1,8 @@
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.world.clock import Clock, parse_utc
 
@@ -18,3 +20,17 @@ def test_parse_utc_accepts_offsets_and_naive_times() -> None:
     assert parse_utc("1914-08-04T23:00") == parse_utc("1914-08-04T23:00Z")
     with pytest.raises(ValueError):
         parse_utc("the fourth of August")
+
+
+@settings(max_examples=500, deadline=None)
+@given(start=st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9000, 1, 1)),
+       t_min=st.floats(min_value=0.0, max_value=60.0 * 24 * 365, allow_nan=False))
+def test_iso_is_the_strftime_text(start: datetime, t_min: float) -> None:
+    """The formatted fields give exactly what ``strftime`` gives, seconds truncated as it truncates them."""
+    clock = Clock(parse_utc(start))
+    assert clock.iso(t_min) == clock.utc(t_min).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_iso_before_the_year_1000_goes_the_long_way() -> None:
+    clock = Clock(parse_utc(datetime(999, 12, 31, 23, 59, 30)))
+    assert clock.iso(0.25) == clock.utc(0.25).strftime("%Y-%m-%dT%H:%M:%SZ")

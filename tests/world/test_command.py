@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campaign.command import doctrine
+from campaign.command.picture import Report
 from campaign.geo import earth
 from campaign.scenario.loader import load_scenario
 from campaign.world.command import COMPANY_NM, CommandRuntime
@@ -184,3 +187,69 @@ def test_company_is_decided_as_the_geodesic_decides(lat: float, lon: float, bear
     here = runtime._xyz((lat, lon))
     near = CommandRuntime._in_company(runtime, own, here, friend, 0.0)  # type: ignore[arg-type]
     assert near == (earth.distance_nm(lat, lon, lat2, lon2) <= COMPANY_NM)
+
+
+def _refresh_long_way(runtime: CommandRuntime, node: Any) -> None:
+    """``CommandRuntime._refresh`` without its shortcut: every pair the force watches is looked at."""
+    world = runtime.world
+    now = world.env.now
+    for target, st_ in world.contacts.model.watched_by(node.force):
+        if st_.level == 0 or target not in world.forces:
+            continue
+        about = node.labels.get(target)
+        old = node.picture.get(about) if about else None
+        if old is None or old.seen_min >= now:
+            continue
+        tgt = world.forces[target]
+        lat, lon, course = tgt.position_at(now)
+        node.picture.learn(Report(about, now, float(lat), float(lon),
+                                  float(course) if tgt.leg is not None else None,
+                                  tgt.leg.speed_kn if tgt.leg is not None else 0.0, old.level, old.ships,
+                                  old.n_ships, source=f"seen by {node.force}",
+                                  place=tgt.place if tgt.in_port else None), now)
+
+
+def test_refresh_and_company_shortcuts_match_the_long_way(write_scenario) -> None:
+    """Through a run with a shadower and an escort: the refreshed picture is the one the long way gives
+    (a commander with no names for contacts has nothing to refresh), and a commander who escorts has
+    the company the scan of every friendly force gives."""
+    content = scenario_dict([
+        GOEBEN_EAST,
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"],
+         "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+        {"name": "Collier", "side": "Entente", "ships": ["Weymouth"], "start": {"lat": 35.9, "lon": 16.0},
+         "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 20.0}, "speed": 8}]},
+        {"name": "Dublin", "side": "Entente", "ships": ["Dublin"], "start": {"lat": 35.92, "lon": 16.02},
+         "orders": [{"do": "stop"}]},
+    ], start="1914-08-02T00:00Z", end="1914-08-02T12:00Z")
+    content["command"] = {"standing": {"Gloucester": {"on_contact": "shadow", "report_every_h": 2},
+                                       "Dublin": {"mission": "escort", "escort": "Collier"}}}
+    world = World(load_scenario(write_scenario(content)), 0, conditions=ClearDay())
+    runtime = world.command
+    labelled = escorted = 0
+    for t_min in range(5, 720, 5):
+        world.env.run(until=t_min)
+        for node in runtime.nodes.values():
+            if node.force not in world.forces or node.hq is not None:
+                continue
+            long_way = copy.deepcopy(node)
+            runtime._refresh(node)
+            _refresh_long_way(runtime, long_way)
+            assert node.picture.reports() == long_way.picture.reports()
+            labelled += bool(node.labels)
+            force = world.forces[node.force]
+            if not force.active_ships():
+                continue
+            view = runtime.view(node)
+            if doctrine.needs_company(node.standing):
+                own = runtime._own(force, world.env.now)
+                here = runtime._xyz((own.lat, own.lon))
+                assert view.company == tuple(
+                    runtime._own(f, world.env.now) for f in world.forces.values()
+                    if f is not force and f.side == force.side and f.active_ships()
+                    and runtime._in_company(own, here, f, world.env.now))
+                escorted += bool(view.company)
+            else:
+                assert view.company == ()
+    assert labelled and escorted  # both ways were taken

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 import simpy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.world.environment import HeldBack, WorldEnvironment
 
@@ -105,3 +107,67 @@ def test_an_event_cannot_be_put_in_the_past() -> None:
         env.event_at(4, env.reserve())
     with pytest.raises(ValueError, match="past"):
         env.first_at(4.9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(delays=st.lists(st.tuples(st.sampled_from([0.0, 0.5, 1.0, 2.0]), st.sampled_from([0, 1]),
+                                 st.integers(min_value=0, max_value=2)), min_size=1, max_size=12))
+def test_scheduling_orders_events_as_simpys_own_scheduling_does(delays: list[tuple[float, int, int]]) -> None:
+    """The push written out in ``schedule`` puts every event where ``simpy.Environment.schedule`` puts
+    it: the same run of processes, with urgent and normal events and ties, happens in the same order."""
+    def run(env: simpy.Environment) -> list[tuple[float, int]]:
+        seen: list[tuple[float, int]] = []
+
+        def proc(i: int, delay: float, priority: int, again: int):
+            for _ in range(again + 1):
+                event = simpy.Event(env)
+                event._ok, event._value = True, None
+                env.schedule(event, priority, delay)
+                yield event
+                seen.append((env.now, i))
+
+        for i, (delay, priority, again) in enumerate(delays):
+            env.process(proc(i, delay, priority, again))
+        env.run()
+        return seen
+
+    assert run(WorldEnvironment()) == run(simpy.Environment())
+
+
+class _AskEveryTime(WorldEnvironment):
+    """The long way: every settle callback is called at every settling, idle or not."""
+
+    def on_settle(self, fn, due=None) -> None:  # type: ignore[no-untyped-def]
+        super().on_settle(fn)
+
+
+@settings(max_examples=200, deadline=None)
+@given(puts=st.lists(st.tuples(st.sampled_from([0.0, 1.0, 2.0]), st.sampled_from("abc"),
+                               st.integers(min_value=0, max_value=2)), min_size=1, max_size=10))
+def test_idle_held_back_work_is_not_asked_and_nothing_changes(puts: list[tuple[float, str, int]]) -> None:
+    """Held-back work is skipped only while none is held: the work done, its order and its time are
+    those of an environment that calls every settle callback every time; work that holds more work
+    (held by the other, earlier registered, keeper) is done too."""
+    def run(env: WorldEnvironment) -> list[tuple[float, str, str]]:
+        log: list[tuple[float, str, str]] = []
+        first = HeldBack(env, lambda key, item: log.append((env.now, "first", f"{key}{item}")))
+
+        def second_does(key: str, item: int) -> None:
+            log.append((env.now, "second", f"{key}{item}"))
+            if item:
+                first.put(key, item - 1)  # work that holds work for the keeper settled before it
+
+        second = HeldBack(env, second_does)
+
+        def proc(delay: float, key: str, item: int):
+            yield env.timeout(delay)
+            second.put(key, item)
+            yield env.timeout(0)
+            first.put(key, item)
+
+        for delay, key, item in puts:
+            env.process(proc(delay, key, item))
+        env.run()
+        return log
+
+    assert run(WorldEnvironment()) == run(_AskEveryTime())
