@@ -106,6 +106,13 @@ def intercept_point(own: tuple[float, float], speed_kn: float, est: Estimate) ->
     return float(lat), float(lon), hi
 
 
+def _hundredths_below(speed_kn: float) -> float:
+    """``speed_kn`` rounded down to the hundredth of a knot (orders give speeds to the hundredth), never
+    above it even where the product by 100 rounds up to a whole number."""
+    knots = math.floor(speed_kn * 100.0) / 100.0
+    return knots - 0.01 if knots > speed_kn else knots
+
+
 def shadow(v: CommandView, est: Estimate) -> Steer:
     """Take station on the enemy's quarter at the shadowing distance for this light and weather, aiming
     for where he will be in half an hour, at the speed that gets there then (gaining on him if he is
@@ -120,10 +127,11 @@ def shadow(v: CommandView, est: Estimate) -> Steer:
                for s in (-1, 1)]
     lat, lon = min(options, key=lambda p: earth.distance_nm(*_here(v), p[0], p[1]))
     # The speed that brings him to the station as the enemy reaches his own point: not sooner (he would
-    # lie stopped and fall astern), not faster than he can hold.
+    # lie stopped and fall astern: rounded up, he would reach it a moment before his next look and lie
+    # stopped until it), not faster than he can hold.
     need = earth.distance_nm(*_here(v), lat, lon) / SHADOW_LEAD_H
-    knots = min(need, v.force.sustained_kn)
-    return Steer((Sail(_point(lat, lon, f"station on {r.about}"), round(knots, 2)),),
+    knots = _hundredths_below(min(need, v.force.sustained_kn))
+    return Steer((Sail(_point(lat, lon, f"station on {r.about}"), knots),),
                  f"shadow {r.about}", f"holding {r.about} at {d:g} nm")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaign.command import doctrine
 from campaign.command.picture import Picture, Report
@@ -44,6 +46,21 @@ def test_a_shadower_takes_station_on_the_quarter_inside_the_range_he_sees() -> N
         assert steer.mode == "shadow Goeben"
     sends = [d for d in doctrine.decide(view([GOEBEN]), "sighting") if isinstance(d, doctrine.Send)]
     assert sends and sends[0].to == "Milne" and sends[0].content["report"]["about"] == "Goeben"
+
+
+@settings(max_examples=200, deadline=None)
+@given(lat=st.floats(35.0, 37.0), lon=st.floats(17.0, 19.0), course=st.floats(0.0, 359.9),
+       speed=st.floats(0.0, 24.0), sight=st.floats(3.0, 15.0))
+def test_a_shadower_never_reaches_his_station_before_his_next_look(lat, lon, course, speed, sight) -> None:
+    # The speed that brings him to his station in SHADOW_LEAD_H, to the hundredth of a knot below, not
+    # above: he would lie stopped short of his next look; capped at his sustained speed.
+    goeben = dataclasses.replace(GOEBEN, lat=lat, lon=lon, course_deg=course, speed_kn=speed)
+    steer = next(d for d in doctrine.decide(view([goeben], sight_nm=sight), "sighting")
+                 if isinstance(d, doctrine.Steer))
+    (order,) = steer.orders
+    need_kn = earth.distance_nm(OWN.lat, OWN.lon, order.to.lat, order.to.lon) / doctrine.SHADOW_LEAD_H
+    assert order.speed <= min(need_kn, OWN.sustained_kn)
+    assert order.speed > min(need_kn, OWN.sustained_kn) - 0.01
 
 
 def test_intercept_point_is_where_the_chaser_meets_the_contact() -> None:

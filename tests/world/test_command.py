@@ -62,6 +62,20 @@ def test_a_shadower_holds_contact_and_reports(write_scenario) -> None:
     assert len(sent) >= 3  # first sighting, then every two hours
 
 
+def test_a_shadower_keeping_station_never_lies_stopped_at_sea(write_scenario) -> None:
+    # He steams for his station at the speed that brings him there as his next look falls due, never
+    # sooner: a speed rounded up would bring him there a fraction of a second early, to lie stopped
+    # ("waiting") until he looks again, a stop in every half hour of a long shadowing.
+    w = run_world(write_scenario, [
+        GOEBEN_EAST,
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Gloucester": {"on_contact": "shadow"}}}, end="1914-08-02T12:00Z")
+    steers = [r for r in recs(w, "orders", "Gloucester") if r.data["reason"].startswith("holding Goeben")]
+    assert len(steers) >= 10  # one a review, half-hourly, while Goeben steams east
+    assert [r.t_min for r in steers if r.data["status"] != "underway"] == []
+
+
 def test_no_picture_changes_before_the_message_that_told_it_arrives(write_scenario) -> None:
     w = run_world(write_scenario, [
         GOEBEN_EAST,
