@@ -114,14 +114,15 @@ def _hundredths_below(speed_kn: float) -> float:
 
 
 def shadow(v: CommandView, est: Estimate) -> Steer:
-    """Take station on the enemy's quarter at the shadowing distance for this light and weather, aiming
-    for where he will be in half an hour, at the speed that gets there then (gaining on him if he is
-    drawing away, up to the force's sustained speed)."""
+    """Take station on the enemy's quarter at the shadowing distance for this light and weather (and for
+    his ships, once recognised: ``CommandView.sight_for``), aiming for where he will be in half an hour,
+    at the speed that gets there then (gaining on him if he is drawing away, up to the force's
+    sustained speed)."""
     r = est.report
     course = r.course_deg if r.course_deg is not None else earth.bearing_deg(*_here(v), est.lat, est.lon)
     speed = r.speed_kn or 0.0
     ahead = earth.forward(est.lat, est.lon, course, speed * SHADOW_LEAD_H)
-    d = SHADOW_FRACTION * v.sight_nm
+    d = SHADOW_FRACTION * v.sight_for(est.about)
     # Of the two quarters, the nearer.
     options = [earth.forward(ahead[0], ahead[1], (course + 180.0 + s * SHADOW_QUARTER_DEG) % 360.0, d)
                for s in (-1, 1)]

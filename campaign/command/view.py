@@ -108,9 +108,20 @@ class CommandView:
     # How far his lookouts see a single ship here and now (smoke or hull, whichever is farther, in this
     # light and weather: data/sighting.yaml): he can judge it from what he sees.
     sight_nm: float = 15.0
+    # How far he sees each contact he has recognised, here and now (the same rule for the ships he has
+    # named: their size is in any naval annual), as (contact, nm) pairs; the rest at ``sight_nm``.
+    sight_nm_of: tuple[tuple[str, float], ...] = ()
     # How long his wireless office takes to cipher a report (data/wireless.yaml): he does not send the
     # same contact again before the last report has gone.
     cipher_min: float = 12.0
+
+    def sight_for(self, about: str) -> float:
+        """How far, nm, his lookouts see the contact ``about`` here and now: by its ships once he has
+        recognised them, else ``sight_nm`` (a single ship of the reference size)."""
+        for name, nm in self.sight_nm_of:
+            if name == about:
+                return nm
+        return self.sight_nm
 
     def in_sight(self) -> tuple[Estimate, ...]:
         """Contacts seen in the last minutes and not lost."""

@@ -433,10 +433,15 @@ class CommandRuntime:
         model = world.contacts.model
         light = model.conditions.light(own.lat, own.lon, now)
         rules = model.rules
-        sight_nm = max(rules.smoke_range_nm[light], rules.hull_range_nm[light]) \
-            * model.conditions.visibility(own.lat, own.lon, now)
+        visibility = model.conditions.visibility(own.lat, own.lon, now)
+        sight_nm = max(rules.smoke_range_nm[light], rules.hull_range_nm[light]) * visibility
         reports = node.picture.reports()
         estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
+        # A recognised contact is seen as far as its own ships are: a light cruiser nearer than a
+        # battlecruiser, by night (data/sighting.yaml's size factor).
+        sight_nm_of = tuple((e.about, max(rules.ranges([world.ships[n].ship for n in e.report.ships], light,
+                                                       visibility, False)[:2]))
+                            for e in estimates if e.report.ships and all(n in world.ships for n in e.report.ships))
         # Only a commander whose doctrine looks at his company has it gathered: the rest would never
         # read what every friendly force was measured for.
         company: tuple[OwnForce, ...] = ()
@@ -447,7 +452,8 @@ class CommandRuntime:
                             and self._in_company(own, here, f, now))
         return CommandView(now, node.name, own, node.standing, light, reports, estimates, node.mode,
                            node.mode_since_min, node.last_report_min, self._ports(force), company,
-                           sight_nm=sight_nm, cipher_min=self.net.data.wireless.encipher_min)
+                           sight_nm=sight_nm, sight_nm_of=sight_nm_of,
+                           cipher_min=self.net.data.wireless.encipher_min)
 
     def _in_company(self, own: OwnForce, here: Xyz, force: ForceState, now: float) -> bool:
         """Is ``force`` within ``COMPANY_NM`` of the commander's own force (at ``own``; ``here`` its

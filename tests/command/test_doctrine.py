@@ -48,6 +48,18 @@ def test_a_shadower_takes_station_on_the_quarter_inside_the_range_he_sees() -> N
     assert sends and sends[0].to == "Milne" and sends[0].content["report"]["about"] == "Goeben"
 
 
+def test_a_shadower_keeps_his_fraction_of_the_range_of_the_contact_he_has_recognised() -> None:
+    # Recognised, a contact is seen as far as its own ships are (CommandView.sight_for); the rest at the
+    # range of a ship of the reference size.
+    v = dataclasses.replace(view([GOEBEN], light="moonlit_night", sight_nm=5.0),
+                            sight_nm_of=(("Breslau", 3.0), ("Goeben", 5.2)))
+    assert (v.sight_for("Goeben"), v.sight_for("Breslau"), v.sight_for("contact Gloucester-1")) == (5.2, 3.0, 5.0)
+    steer = next(d for d in doctrine.decide(v, "sighting") if isinstance(d, doctrine.Steer))
+    ahead = earth.forward(36.0, 18.2, 90.0, 18.0 * doctrine.SHADOW_LEAD_H)
+    to = steer.orders[0].to
+    assert earth.distance_nm(*ahead, to.lat, to.lon) == pytest.approx(doctrine.SHADOW_FRACTION * 5.2, abs=1e-6)
+
+
 @settings(max_examples=200, deadline=None)
 @given(lat=st.floats(35.0, 37.0), lon=st.floats(17.0, 19.0), course=st.floats(0.0, 359.9),
        speed=st.floats(0.0, 24.0), sight=st.floats(3.0, 15.0))

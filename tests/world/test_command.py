@@ -20,13 +20,21 @@ from campaign.world.world import World
 from tests.conftest import scenario_dict
 
 
-def run_world(write_scenario, forces, *, command=None, messages=None, end="1914-08-03T00:00Z", **extra):
+class MoonlitNight(ClearDay):
+    """A clear moonlit night everywhere, always: ranges by the hull, and so by the ships' size."""
+
+    def light(self, lat, lon, t_min):
+        return "moonlit_night"
+
+
+def run_world(write_scenario, forces, *, command=None, messages=None, end="1914-08-03T00:00Z",
+              conditions=None, **extra):
     content = scenario_dict(forces, start="1914-08-02T00:00Z", end=end, **extra)
     if command:
         content["command"] = command
     if messages:
         content["messages"] = messages
-    world = World(load_scenario(write_scenario(content)), 0, conditions=ClearDay())
+    world = World(load_scenario(write_scenario(content)), 0, conditions=conditions or ClearDay())
     world.run()
     return world
 
@@ -74,6 +82,27 @@ def test_a_shadower_keeping_station_never_lies_stopped_at_sea(write_scenario) ->
     steers = [r for r in recs(w, "orders", "Gloucester") if r.data["reason"].startswith("holding Goeben")]
     assert len(steers) >= 10  # one a review, half-hourly, while Goeben steams east
     assert [r.t_min for r in steers if r.data["status"] != "underway"] == []
+
+
+def test_a_shadower_keeps_a_light_cruiser_at_her_own_range_by_night(write_scenario) -> None:
+    # By moonlight a ship of the reference size is seen at 5 nm, Breslau (4,550 t) nearer
+    # (data/sighting.yaml's size factor). Shadowing her at four fifths of the reference range would put
+    # him beyond her range: he would lose her, turn in, see her again, and lose her again. He keeps four
+    # fifths of her own range once he has recognised her, and holds her all night.
+    w = run_world(write_scenario, [
+        {"name": "Breslau", "side": "Central Powers", "ships": ["Breslau"], "start": {"lat": 36.0, "lon": 16.0},
+         "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 21.0}, "speed": 18}]},
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.0, "lon": 15.98},
+         "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Gloucester": {"on_contact": "shadow"}}}, end="1914-08-02T10:00Z",
+        conditions=MoonlitNight())
+    model = w.contacts.model
+    breslau_nm = max(model.rules.ranges([w.ships["Breslau"].ship], "moonlit_night", 1.0, False)[:2])
+    assert breslau_nm < 0.8 * model.rules.hull_range_nm["moonlit_night"]  # the reference would lose her
+    steers = [r for r in recs(w, "orders", "Gloucester") if r.data["reason"].startswith("holding Breslau")]
+    assert len(steers) >= 10
+    assert {r.data["reason"] for r in steers} == {f"holding Breslau at {doctrine.SHADOW_FRACTION * breslau_nm:g} nm"}
+    assert [r.data for r in recs(w, "contact_lost", "Gloucester")] == []
 
 
 def test_no_picture_changes_before_the_message_that_told_it_arrives(write_scenario) -> None:
