@@ -96,6 +96,8 @@ class Node:
     last_report_min: float | None = None
     last_steer_min: float | None = None  # when doctrine last gave the force new orders
     steers_now: int = 0  # how many times at that instant
+    # The last orders doctrine gave the force: (t_min, the force's order epoch after them, the steer).
+    last_steer: tuple[float, int, Any] | None = None
     review_token: int = 0
     coal_token: int = 0
     labels: dict[str, str] = field(default_factory=dict)  # target force -> name of the contact
@@ -526,12 +528,18 @@ class CommandRuntime:
                     self._schedule_review(node)
                 return
             d = doctrine.Steer(orders, d.mode, d.reason)
+            last = node.last_steer
+            if last is not None and last[0] == now and last[1] == force.order_epoch and last[2] == d:
+                # He decides again in the same instant (two contacts seen at once) on the very orders he
+                # has just given, and no one has given others since: the force is already on them.
+                return
             if not self._may_steer(node, now):
                 return
             if node.mode == "script" and not force.script:
                 force.script = force.orders[force.order_index:]
             node.mode, node.mode_since_min = d.mode, now
             world.give_orders(force, d.orders, why=d.reason, by=node.name)
+            node.last_steer = (now, force.order_epoch, d)
             if d.mode.split(" ")[0] in DOCTRINE_MODES:
                 self._schedule_review(node)
         elif isinstance(d, doctrine.Resume):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from campaign.command import doctrine
 from campaign.geo import earth
+from campaign.model.orders import Point, Sail
 from campaign.scenario.loader import load_scenario
 from campaign.world.command import COMPANY_NM, CommandRuntime
 from campaign.world.conditions import ClearDay
@@ -103,6 +104,35 @@ def test_a_shadower_keeps_a_light_cruiser_at_her_own_range_by_night(write_scenar
     assert len(steers) >= 10
     assert {r.data["reason"] for r in steers} == {f"holding Breslau at {doctrine.SHADOW_FRACTION * breslau_nm:g} nm"}
     assert [r.data for r in recs(w, "contact_lost", "Gloucester")] == []
+
+
+def test_the_same_orders_decided_twice_in_one_instant_are_given_once(write_scenario) -> None:
+    # Two contacts seen at once wake the commander twice in the same instant; deciding the very orders
+    # he has just given, he leaves the force on them (no second record, no second leg). Other orders, or the same
+    # orders after someone else's, are given.
+    content = scenario_dict([
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]}], start="1914-08-02T00:00Z", end="1914-08-02T03:00Z")
+    content["command"] = {"standing": {"Gloucester": {"on_contact": "shadow"}}}
+    w = World(load_scenario(write_scenario(content)), 0, conditions=ClearDay())
+    rt, force = w.command, w.forces["Gloucester"]
+    node = rt.nodes["Gloucester"]
+
+    def steer(lon: float) -> doctrine.Steer:
+        return doctrine.Steer((Sail(Point(36.1, lon, "station"), 15.0),), "shadow Goeben", f"to {lon}")
+
+    def decide():
+        yield w.env.timeout(60.0)
+        for lon in (17.0, 17.0, 17.2, 17.2):
+            rt._apply(node, force, steer(lon))
+        w.give_orders(force, (Sail(Point(36.1, 17.5, "elsewhere"), 10.0),), why="the admiral's")
+        rt._apply(node, force, steer(17.2))
+
+    w.env.process(decide())
+    w.run()
+    given = [(r.t_min, r.data["reason"]) for r in recs(w, "orders", "Gloucester")]
+    assert given == [(60.0, "to 17.0"), (60.0, "to 17.2"), (60.0, "the admiral's"), (60.0, "to 17.2")]
+    assert len([r for r in recs(w, "depart", "Gloucester") if r.t_min == 60.0]) == len(given)  # a leg for each
 
 
 def test_no_picture_changes_before_the_message_that_told_it_arrives(write_scenario) -> None:
