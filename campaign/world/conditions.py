@@ -50,6 +50,12 @@ CROSSING_SPACING_NM = 5.0
 # A degree of latitude is never shorter than this, nm (the meridian's radius of curvature is least at the
 # equator: 59.705 nm there), so a track of length L strays at most L / this from an end's latitude.
 NM_PER_DEG_LAT_MIN = 59.6
+# A crossing found this near the start of a motion, nm, is where the force already is, not one it will
+# make: the traced line finds a crossing to within metres, and a force that re-plans at the instant it
+# crosses (a contact lost in the haze beyond) starts its new motion on the edge itself. Counted, such a
+# crossing would give the new motion an instant of the region behind it, and the force the weather it
+# has just left.
+START_CROSSING_SLACK_NM = 0.01
 # Slack for rounding in the corridor test (degrees): far above the error of a computed point, far below
 # anything that matters.
 CORRIDOR_SLACK_DEG = 1e-6
@@ -368,8 +374,9 @@ class WorldConditions:
         if motion.route is None or motion.speed_kn <= 0:
             return ()
         dists = _route_crossings_nm(motion.route, self._boundaries)
-        times = (motion.t0_min + (d - motion.offset_nm) / motion.speed_kn * 60.0 for d in dists)
-        return tuple(sorted(t for t in times if t >= motion.t0_min))
+        start = motion.offset_nm + START_CROSSING_SLACK_NM
+        return tuple(sorted(motion.t0_min + (d - motion.offset_nm) / motion.speed_kn * 60.0
+                            for d in dists if d > start))
 
 
 def default_conditions(world: World) -> WorldConditions:

@@ -134,3 +134,41 @@ def test_the_corridor_test_skips_a_route_inside_one_region_and_not_one_across_an
     across = Route.through([36.0, 36.0], [20.0, 26.0])  # central into the Levant
     assert _clear_of(inside, _edges()) and _traced(inside) == ()
     assert not _clear_of(across, _edges()) and _traced(across) != ()
+
+
+# -- a motion that starts on a weather region's edge ----------------------------------------------
+
+def test_a_motion_begun_on_a_region_edge_meets_the_weather_beyond_it_as_the_crossing_one_did() -> None:
+    # Chatham crossing from the central Mediterranean into the Tyrrhenian north of Messina (seed 6 of
+    # the historical campaign): she lost Goeben in the haze beyond the edge and re-planned at that very
+    # instant. Her new motion starts on the edge; the traced line puts the crossing a fraction of a
+    # metre into it. Counted, it gave her the clear weather behind her for that instant, and she saw
+    # Goeben again at once. Both motions must meet the weather beyond the edge.
+    from datetime import timedelta
+
+    import numpy as np
+
+    from campaign.world.clock import Clock
+    from campaign.world.conditions import WorldConditions
+    from campaign.world.weather import Weather
+
+    weather = Weather(START, START + timedelta(days=2), np.random.default_rng(1))
+    cond = WorldConditions(Clock(START), weather)
+    names = [r.name for r in weather.params.regions]
+    # The visibility as the region's index: which region the conditions read shows in the answer.
+    cond._visibility_in = lambda region, t_min: float(names.index(region))
+    route = Route.through([38.27325480194658, 38.31932233120149, 38.3541585016608],
+                          [15.656584042285845, 15.56827208544301, 15.526678605206866])
+    crossing = Motion(1, 905.0, 38.3541585016608, 15.526678605206866, route, 15.63)
+    t_edge = cond._crossings(crossing)[0]
+    lat, lon = crossing.position(t_edge)
+    onward = Motion(2, t_edge, 38.3541585016608, 15.526678605206866,
+                    Route.through([lat, 38.3541585016608], [lon, 15.526678605206866]), 24.5)
+    before = cond.along(crossing, t_edge - 0.01)[1]
+    beyond = cond.along(crossing, t_edge + 1e-6)[1]
+    assert before != beyond, "the test needs a route across an edge"
+    assert cond.along(onward, t_edge + 1e-6)[1] == beyond
+    # Turned back from the edge, she meets the weather behind it again.
+    back = Motion(3, t_edge, 38.27325480194658, 15.656584042285845,
+                  Route.through([lat, 38.27325480194658], [lon, 15.656584042285845]), 24.5)
+    assert cond.along(back, t_edge + 1e-6)[1] == before
