@@ -4,20 +4,26 @@
 
 * dimensions ``variant`` (integer ids; the names are the CF ``flag_meanings`` of the ``variant``
   coordinate, since string arrays upset Zarr 3, and :func:`open_results` gives them back as the
-  ``variant_name`` coordinate), ``point`` (design points, only with a design) and ``replicate``;
+  ``variant_name`` coordinate), ``point`` (design points, only with a design), ``replicate`` and
+  ``measure`` (integer ids, the measures' names in its ``flag_meanings`` in the order of
+  campaign/batch/measures.py);
 * ``seed`` (replicate): the run seed of each replicate, the same for every variant and point;
 * one variable per design parameter over ``point`` (its value at each point);
-* one float64 variable per measure of campaign/batch/measures.py over all the dimensions (NaN until
-  written, and where a measure does not exist in a run);
-* ``done`` (bool, same dimensions): the completion mask.
+* ``measures`` (float64, the batch's dimensions then ``measure``): every measure of every replicate
+  (NaN until written, and where a measure does not exist in a run). :func:`open_results` splits it into
+  one variable per measure, with its units and long name;
+* ``done`` (bool, the batch's dimensions): the completion mask.
 
-Every result variable is chunked exactly as the batch's tasks (one variant, one point, ``chunk``
-replicates), and only the driver writes: a finished task's measures are written into its own cells,
-then its cells of ``done``. A task that ran twice (a worker died after finishing it, or a resumed batch
-recomputed a chunk whose measures were written but not its mask) writes the same values into the same
-cells: there are no duplicates to remove. A resumed batch skips the chunks whose cells are all done.
-The batch's identity (campaign/batch/plan.py ``BatchPlan.identity``) is kept in the attributes, and a
-store made by another batch is refused rather than mixed.
+``measures`` and ``done`` are chunked exactly as the batch's tasks (one variant, one point, ``chunk``
+replicates, and every measure), and only the driver writes: a finished task's measures are written into
+its own chunk of ``measures``, then its cells of ``done``. Two writes a task, each one file: Zarr's cost
+is per chunk written (about 1.6 ms here), so a variable per measure on disk would cost the driver, which
+shares the machine with the workers, some 35 times as much for every task. A task that ran twice (a
+worker died after finishing it, or a resumed batch recomputed a chunk whose measures were written but not
+its mask) writes the same values into the same cells: there are no duplicates to remove. A resumed
+batch skips the chunks whose cells are all done. The batch's identity (campaign/batch/plan.py
+``BatchPlan.identity``) is kept in the attributes, and a store made by another batch is refused rather
+than mixed.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ from campaign.batch.plan import BatchPlan, Chunk
 
 RESULTS = "results.zarr"
 DONE = "done"
+MEASURES_VAR = "measures"  # every measure, over the batch's dimensions and ``measure``
+MEASURE_DIM = "measure"
 
 
 class StoreMismatch(ValueError):
@@ -54,6 +62,11 @@ def _chunks(plan: BatchPlan) -> tuple[int, ...]:
     return tuple(1 for _ in plan.dims[:-1]) + (plan.chunk,)
 
 
+def _measure_chunks(plan: BatchPlan) -> tuple[int, ...]:
+    """``measures``' chunk: a task's cells and every measure."""
+    return (*_chunks(plan), len(MEASURE_NAMES))
+
+
 def _template(plan: BatchPlan) -> xr.Dataset:
     dims, shape = plan.dims, plan.shape
     coords: dict[str, Any] = {
@@ -61,6 +74,9 @@ def _template(plan: BatchPlan) -> xr.Dataset:
                     {"long_name": "variant id", "flag_values": list(range(len(plan.variants))),
                      "flag_meanings": " ".join(plan.variants)}),
         "replicate": ("replicate", np.arange(plan.runs, dtype=np.int64), {"long_name": "replicate number"}),
+        MEASURE_DIM: (MEASURE_DIM, np.arange(len(MEASURES), dtype=np.int64),
+                      {"long_name": "measure id", "flag_values": list(range(len(MEASURES))),
+                       "flag_meanings": " ".join(MEASURE_NAMES)}),
     }
     data: dict[str, Any] = {
         "seed": ("replicate", plan.seeds(), {"long_name": "run seed of the replicate, the same in every "
@@ -73,11 +89,10 @@ def _template(plan: BatchPlan) -> xr.Dataset:
                           {"long_name": parameter(name).what, "design_parameter": 1})
     # The results are lazy (dask) arrays, never computed: creating the store writes their metadata only,
     # and a chunk not yet written reads as the fill value (NaN; False for ``done``).
-    chunks = _chunks(plan)
-    for m in MEASURES:
-        data[m.name] = (dims, da.full(shape, np.nan, chunks=chunks), {"units": m.units, "long_name": m.long_name,
-                                                                      "kind": m.kind})
-    data[DONE] = (dims, da.zeros(shape, dtype=bool, chunks=chunks), {"long_name": "replicate written"})
+    data[MEASURES_VAR] = ((*dims, MEASURE_DIM), da.full((*shape, len(MEASURES)), np.nan,
+                                                       chunks=_measure_chunks(plan)),
+                          {"long_name": "the replicate's measures (campaign/batch/measures.py)"})
+    data[DONE] = (dims, da.zeros(shape, dtype=bool, chunks=_chunks(plan)), {"long_name": "replicate written"})
     attrs = {"title": f"batch of {plan.scenario_name}", **plan.identity(),
              "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (base: no --variant; "
                       "a design point: --set PARAMETER=VALUE for each of its parameters)"}
@@ -91,7 +106,7 @@ class ResultStore:
         self.path = path
         self.plan = plan
         group = zarr.open_group(str(path), mode="r+")
-        self._arrays = {name: group[name] for name in (*MEASURE_NAMES, DONE)}  # opened once: writes are many
+        self._measures, self._done = group[MEASURES_VAR], group[DONE]  # opened once: writes are many
 
     @classmethod
     def open_or_create(cls, out_dir: str | Path, plan: BatchPlan) -> ResultStore:
@@ -99,7 +114,11 @@ class ResultStore:
         left (to resume). StoreMismatch if ``out_dir`` holds another batch's results."""
         path = results_path(out_dir)
         if path.exists():
-            attrs = dict(zarr.open_group(str(path), mode="r").attrs)
+            group = zarr.open_group(str(path), mode="r")
+            if MEASURES_VAR not in group:
+                raise StoreMismatch(f"{path} was written by an earlier version of this program (a variable per "
+                                    "measure): give another --out, or remove it to start again")
+            attrs = dict(group.attrs)
             want = plan.identity()
             differ = [k for k, v in want.items() if attrs.get(k) != v]
             if differ:
@@ -107,7 +126,7 @@ class ResultStore:
                                     f"{', '.join(differ)}); give another --out, or remove it to start again")
             return cls(path, plan)
         path.parent.mkdir(parents=True, exist_ok=True)
-        encoding = {m: {"chunks": _chunks(plan)} for m in (*MEASURE_NAMES, DONE)}
+        encoding = {MEASURES_VAR: {"chunks": _measure_chunks(plan)}, DONE: {"chunks": _chunks(plan)}}
         with warnings.catch_warnings():
             # Zarr 3 marks its consolidated metadata as outside the spec; we do not use it.
             warnings.simplefilter("ignore", category=UserWarning)
@@ -116,7 +135,7 @@ class ResultStore:
 
     def done(self) -> np.ndarray:
         """The completion mask (bool, the batch's shape)."""
-        return np.asarray(self._arrays[DONE][...], dtype=bool)
+        return np.asarray(self._done[...], dtype=bool)
 
     def pending(self) -> list[Chunk]:
         """The batch's chunks not yet wholly written."""
@@ -129,22 +148,30 @@ class ResultStore:
         if values.shape != (len(MEASURE_NAMES), chunk.n):
             raise ValueError(f"chunk {chunk}: expected {len(MEASURE_NAMES)} x {chunk.n} values, got {values.shape}")
         idx = self.plan.index(chunk)
-        for i, name in enumerate(MEASURE_NAMES):
-            self._arrays[name][idx] = values[i]
-        self._arrays[DONE][idx] = np.ones(chunk.n, dtype=bool)
+        self._measures[idx] = values.T  # replicates x measures: the chunk's one file
+        self._done[idx] = np.ones(chunk.n, dtype=bool)
 
 
 def open_results(out_dir: str | Path) -> xr.Dataset:
-    """A batch's results as an xarray Dataset (lazy, Dask-backed), with the variant names as the
-    ``variant_name`` coordinate and the design parameters' names in ``attrs['design_parameters']``."""
+    """A batch's results as an xarray Dataset (lazy, Dask-backed): one variable per measure over the
+    batch's dimensions, with its units and long name; the variant names as the ``variant_name``
+    coordinate; the design parameters' names in ``attrs['design_parameters']``."""
     path = results_path(out_dir)
     if not path.exists():
         raise FileNotFoundError(f"{out_dir}: no batch results here (no {RESULTS})")
     ds = xr.open_zarr(str(path), consolidated=False)
     names = str(ds["variant"].attrs.get("flag_meanings", "")).split()
     ds = ds.assign_coords(variant_name=("variant", np.array(names, dtype=object)))
+    # The measures as the store names them (the order it was written in), each a variable of its own.
+    measure_names = str(ds[MEASURE_DIM].attrs.get("flag_meanings", "")).split()
+    split = ds[MEASURES_VAR].assign_coords({MEASURE_DIM: measure_names}).to_dataset(dim=MEASURE_DIM)
+    known = {m.name: m for m in MEASURES}
+    for name in measure_names:
+        m = known.get(name)
+        split[name].attrs = {"units": m.units, "long_name": m.long_name, "kind": m.kind} if m else {}
     params = [k for k, v in ds.data_vars.items() if v.attrs.get("design_parameter")]
-    ds = ds[["seed", *params, *MEASURE_NAMES, DONE]]  # a stable order: the store lists them as it likes
+    ds = xr.merge([ds.drop_vars([MEASURES_VAR, MEASURE_DIM]), split], combine_attrs="override")
+    ds = ds[["seed", *params, *measure_names, DONE]]  # a stable order: the store lists them as it likes
     ds.attrs["design_parameters"] = json.dumps(params)
     return ds
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import xarray as xr
 
 from campaign.batch.design import parse_design
 from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.plan import BatchPlan, default_chunk
 from campaign.batch.seeds import replicate_seeds
-from campaign.batch.store import DONE, ResultStore, StoreMismatch, design_of, open_results
+from campaign.batch.store import DONE, MEASURES_VAR, ResultStore, StoreMismatch, design_of, open_results
 
 N_MEASURES = len(MEASURE_NAMES)
 
@@ -37,7 +38,24 @@ def test_a_new_store_has_the_batchs_shape_seeds_and_nothing_done(tmp_path) -> No
     assert np.array_equal(ds["seed"].values, replicate_seeds(3, 7))
     assert set(MEASURE_NAMES) <= set(ds.data_vars) and ds["goeben_arrival_h"].attrs["units"] == "h"
     assert np.isnan(ds["battles"].values).all() and not ds[DONE].values.any()
-    assert ds["battles"].encoding["chunks"] == (1, 3)  # one task, one Zarr chunk
+    assert ds["battles"].dims == ("variant", "replicate")
+    raw = xr.open_zarr(str(tmp_path / "results.zarr"), consolidated=False)
+    # One task, one Zarr chunk of all its measures and one of its mask.
+    assert raw[MEASURES_VAR].encoding["chunks"] == (1, 3, N_MEASURES) and raw[DONE].encoding["chunks"] == (1, 3)
+
+
+def test_a_task_is_written_as_one_file_of_measures_and_one_of_its_mask(tmp_path) -> None:
+    # The driver shares the machine with the workers: a file per measure cost it some 35 times as much.
+    p = plan()
+    store = ResultStore.open_or_create(tmp_path, p)
+
+    def files() -> set:
+        return {f for f in (tmp_path / "results.zarr").rglob("*") if f.is_file()}
+
+    before = files()
+    store.write(p.chunks()[4], values_for(p.chunks()[4]))
+    new = files() - before
+    assert len(new) == 2 and {f.relative_to(tmp_path / "results.zarr").parts[0] for f in new} == {MEASURES_VAR, DONE}
 
 
 def test_written_chunks_are_done_and_skipped_on_reopening(tmp_path) -> None:
@@ -97,3 +115,12 @@ def test_a_design_adds_the_point_dimension_and_its_parameters(tmp_path) -> None:
 def test_a_missing_store_is_reported(tmp_path) -> None:
     with pytest.raises(FileNotFoundError, match="no batch results"):
         open_results(tmp_path)
+
+
+def test_a_store_of_the_earlier_layout_is_refused_not_mixed(tmp_path) -> None:
+    import zarr
+
+    group = zarr.open_group(str(tmp_path / "results.zarr"), mode="w")
+    group.create_array("battles", shape=(2, 7), dtype="f8")  # a variable per measure, as stores once were
+    with pytest.raises(StoreMismatch, match="earlier version"):
+        ResultStore.open_or_create(tmp_path, plan())
