@@ -23,7 +23,9 @@ time, with ships where their legs will put them. The message then travels as a S
 from where it is (``message_rerouted``); jammed, it waits and the operator calls again every
 ``jam_retry_min`` or as soon as a jammer stops (``message_jammed``). A message with no route is *held* and
 the route sought again every ``no_route_retry_min`` (ships move) until ``hold_limit_min``, then recorded
-``message_lost``: operators kept a message until they could pass it.
+``message_lost``: operators kept a message until they could pass it. An office holding several messages
+of one sender for one addressee calls for a route for all of them together, every ``no_route_retry_min``
+from when the first was held: when a call finds one, each message takes its own route from there.
 
 **Jamming.** ``set_jamming(node, True)`` puts a node's set to jamming. A jammer hostile to a message
 blocks a wireless hop when its own signal at the hop's receiver is at least as strong as the sender's,
@@ -165,6 +167,16 @@ class _Reach:
     ship_radios: tuple[tuple[_Vertex, str, tuple[float, float] | None, Xyz | None, float, bool], ...]
 
 
+@dataclass(eq=False)
+class _Call:
+    """An office's calls for the messages it holds of one sender for one addressee (having come the same
+    way): one route search every ``no_route_retry_min`` for all of them. ``found`` succeeds at a call
+    that finds a route (and is then replaced)."""
+
+    held: list[Message]  # waiting, oldest first: the search is made for the oldest
+    found: simpy.Event
+
+
 @dataclass(frozen=True)
 class _Hop:
     src: str
@@ -215,6 +227,8 @@ class SignalNetwork:
         # within_chord_m of each range (nm) a route search has asked: the ranges are the sets' times their
         # receive factors, a few dozen at most.
         self._within_chord: dict[float, float] = {}
+        # The calls under way for held messages: (vertex, sender, addressee, how they came) -> _Call.
+        self._calls: dict[tuple[str, str, str, str | None], _Call] = {}
         for st in self.data.stations:
             self._add(_Vertex(f"T:{st.name}", st.name, "telegraph", st.nation, _fixed(st.lat, st.lon),
                               simpy.Resource(env, st.capacity), handling_min=st.handling_min,
@@ -671,22 +685,53 @@ class SignalNetwork:
 
     def _hold(self, msg: Message, here: _Vertex,
               came_by: str | None) -> Generator[simpy.Event, Any, list[_Hop] | None]:
-        """No route: seek one again every ``no_route_retry_min`` until ``hold_limit_min``, else lost."""
-        w = self.data.wireless
-        deadline = self.env.now + w.hold_limit_min
-        # A remainder below a second is rounding, not time: waiting it would not move the clock.
-        while deadline - self.env.now > HOLD_SLACK_MIN:
-            yield self.env.timeout(min(w.no_route_retry_min, deadline - self.env.now))
-            plan = self._plan(msg, here, self.env.now, came_by)
-            if plan is not None:
-                lat, lon = here.position(self.env.now)
-                self.emit(self.env.now, "message_rerouted", here.label, self._side_of(here), lat, lon, id=msg.id,
-                          at=here.label, reason="route found after holding", route=self._route_record(plan[0]))
-                return plan[0]
-        lat, lon = here.position(self.env.now)
-        self.emit(self.env.now, "message_lost", here.label, self._side_of(here), lat, lon, id=msg.id,
-                  sender=msg.sender, receiver=msg.receiver, reason="no route", held_min=round(self.env.now - deadline + w.hold_limit_min, 3))
+        """No route: wait for the office's calls (:meth:`_calling`), every ``no_route_retry_min``, until
+        one finds a route this message can take or ``hold_limit_min`` has passed, then lost."""
+        env, w = self.env, self.data.wireless
+        deadline = env.now + w.hold_limit_min
+        key = (here.key, msg.sender, msg.receiver, came_by)
+        call = self._calls.get(key)
+        if call is None:
+            call = self._calls[key] = _Call([], env.event())
+            env.process(self._calling(key, call, here, came_by))
+        call.held.append(msg)
+        try:
+            # A remainder below a second is rounding, not time: waiting it would not move the clock.
+            while deadline - env.now > HOLD_SLACK_MIN:
+                found = call.found
+                yield env.any_of([found, env.timeout(deadline - env.now)])
+                if not found.triggered:
+                    continue  # the limit: the loop ends
+                plan = self._plan(msg, here, env.now, came_by)
+                if plan is not None:
+                    lat, lon = here.position(env.now)
+                    self.emit(env.now, "message_rerouted", here.label, self._side_of(here), lat, lon, id=msg.id,
+                              at=here.label, reason="route found after holding", route=self._route_record(plan[0]))
+                    return plan[0]
+        finally:
+            call.held.remove(msg)
+        lat, lon = here.position(env.now)
+        self.emit(env.now, "message_lost", here.label, self._side_of(here), lat, lon, id=msg.id,
+                  sender=msg.sender, receiver=msg.receiver, reason="no route",
+                  held_min=round(env.now - deadline + w.hold_limit_min, 3))
         return None
+
+    def _calling(self, key: tuple[str, str, str, str | None], call: _Call, here: _Vertex,
+                 came_by: str | None) -> Generator[simpy.Event, Any, None]:
+        """The office's calls for what it holds under ``key``: every ``no_route_retry_min``, a route search
+        for the oldest message held; one found wakes them all (each then takes its own route). Ends, and
+        forgets ``key``, when nothing is held any longer."""
+        env, retry = self.env, self.data.wireless.no_route_retry_min
+        try:
+            while True:
+                yield env.timeout(retry)
+                if not call.held:
+                    return
+                if self._plan(call.held[0], here, env.now, came_by) is not None:
+                    found, call.found = call.found, env.event()
+                    found.succeed()
+        finally:
+            del self._calls[key]
 
     # -- keying a wireless hop: range, jamming, interception -------------------------------------
 

@@ -444,6 +444,55 @@ def test_a_relay_registered_while_a_message_is_held_carries_it() -> None:
     assert [h["to"] for h in received(rec, msg).data["route"]] == ["R", "B"]
 
 
+def test_an_office_calls_once_for_all_it_holds_for_one_addressee_and_they_go_together() -> None:
+    # Three reports to B handed in ten minutes apart, none with a route: the office calls for a route
+    # every retry from the first, one search for the three (not three), and when a relay joins, the call
+    # that finds it sends all three on.
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(280)), wireless="capital")
+    searches = []
+    plan = net._plan
+    net._plan = lambda msg, start, t0, came_by: searches.append(t0) or plan(msg, start, t0, came_by)
+    msgs = []
+
+    def hand_in(env):
+        for _ in range(3):
+            msgs.append(net.send("A", "B", "report", {}, WORDS))
+            yield env.timeout(10)
+
+    def detach(env):
+        yield env.timeout(100)
+        net.register("R", "Entente", "United Kingdom", fixed(at(140)), wireless="capital")
+
+    env.process(hand_in(env))
+    env.process(detach(env))
+    env.run(until=1000)
+    retry = net.data.wireless.no_route_retry_min
+    assert retry < 100 < 4 * retry  # the relay joins before the fourth call
+    calls = [retry * k for k in range(1, 4)]
+    # At sending (three searches), then one a call until the fourth, which finds R: then each its own.
+    assert searches == [0.0, 10.0, 20.0, *calls, 4 * retry, 4 * retry, 4 * retry, 4 * retry]
+    found = [r for r in of_type(rec, "message_rerouted") if r.data["reason"] == "route found after holding"]
+    assert [(r.data["id"], r.t_min) for r in found] == [(m.id, 4 * retry) for m in msgs]
+    assert all(received(rec, m) is not None for m in msgs)
+    assert net._calls == {}  # nothing held: the calls are over
+
+
+def test_each_held_message_is_lost_at_its_own_limit() -> None:
+    env, rec, net = network()
+    net.register("A", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    net.register("B", "Entente", "United Kingdom", fixed(at(280)), wireless="capital")
+    first = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=7)
+    second = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=3 * net.data.wireless.hold_limit_min)
+    limit = net.data.wireless.hold_limit_min
+    lost = {r.data["id"]: r.t_min for r in of_type(rec, "message_lost")}
+    assert lost == {first.id: pytest.approx(limit), second.id: pytest.approx(7 + limit)}
+    assert net._calls == {}
+
+
 @settings(max_examples=40, deadline=None)
 @given(offset_nm=st.floats(min_value=-1e-6, max_value=1e-6), bearing=st.floats(min_value=0.0, max_value=360.0),
        is_dark=st.booleans())
