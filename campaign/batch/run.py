@@ -163,10 +163,15 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
 
 
 class RateColumn(ProgressColumn):
-    """Replicates a second, from the progress bar's recent samples."""
+    """Replicates a second: while the batch runs, from the progress bar's recent samples (what the time
+    left is reckoned from); once it is over, the whole batch's, replicates run over the time they took
+    (the figure the driver prints after it), not the last half minute's, when the last tasks leave
+    workers idle. ``done_before`` (a field of the task): replicates a resumed batch found done."""
 
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
+        speed = task.speed
+        if task.finished and task.finished_time:
+            speed = (task.completed - task.fields.get("done_before", 0)) / task.finished_time
         return Text("" if speed is None else f"{speed:.2f}/s", style="progress.data.speed")
 
 
@@ -199,7 +204,8 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
     t0 = time.perf_counter()
     with dask_client(workers, scheduler) as client, _progress(console, progress) as bar:
         outcome.workers = len(client.nthreads()) or (workers or usable_cores())
-        bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before)
+        bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
+                              done_before=done_before)
         futures = {client.submit(task_fn, t, retries=retries, pure=False): t for t in tasks}
         try:
             for fut in as_completed(futures):

@@ -133,3 +133,21 @@ def test_a_design_batch_adds_points_and_keeps_common_seeds(small, cluster, refer
     text, _ = analyse(tmp_path)
     assert "pooled over the design points (sighting_range_factor)" in text and "8 of 8 replicates done" in text
     assert "Sensitivity: the mean of each measure" in (tmp_path / "analysis.html").read_text()
+
+
+def test_the_finished_bar_shows_the_whole_batchs_rate_not_the_last_moments() -> None:
+    # While running, the rate is the bar's recent samples (the time left is reckoned from them); once
+    # over, it is replicates run over the time taken, as the driver prints it, a resumed batch's
+    # replicates found done not counted.
+    from rich.progress import Progress
+
+    from campaign.batch.run import RateColumn
+
+    clock = iter([0.0, 0.0, 10.0, 20.0, 20.0, 20.0, 20.0]).__next__
+    with Progress(get_time=clock, disable=True) as bar:
+        tid = bar.add_task("b", total=100, completed=40, done_before=40)
+        bar.update(tid, completed=90)  # 50 run in the first 10 s
+        bar.update(tid, completed=100)  # the last 10 in the next 10 s: finished at 20 s
+        task = bar.tasks[0]
+        assert task.finished and task.finished_time == 20.0
+        assert RateColumn().render(task).plain == "3.00/s"  # (100 - 40) / 20
