@@ -48,20 +48,14 @@ class WorldEnvironment(simpy.Environment):
                 fn()
 
     def schedule(self, event: Event, priority: EventPriority = NORMAL, delay: SimTime = 0) -> None:
-        for fn, due in self._settle:  # settle(), written out: every event passes here
-            if due is None or due:
-                fn()
-        # SimPy's own scheduling, written out: the call through ``super()`` costs as much as the push,
-        # and every event of the run passes here.
-        heappush(self._queue, (self._now + delay, priority, next(self._eid), event))
+        self.settle()
+        super().schedule(event, priority, delay)
 
     def step(self) -> None:
         try:
             super().step()
         finally:
-            for fn, due in self._settle:  # settle(), written out: every step ends here
-                if due is None or due:
-                    fn()
+            self.settle()
 
     def reserve(self) -> int:
         """Take now the place in SimPy's order of events that an event scheduled now would have (its

@@ -385,7 +385,11 @@ def state_code(sun_alt_deg: Any, moon_alt_deg: Any, moon_illum: Any, rules: Ligh
     the moonrise altitude) and at least ``moonlit_min_illumination`` lit; dark otherwise.
     """
     r = rules or default_light_rules()
-    sun = sun_state_code(sun_alt_deg, r)
+    return _with_moon(sun_state_code(sun_alt_deg, r), moon_alt_deg, moon_illum, r)
+
+
+def _with_moon(sun: Any, moon_alt_deg: Any, moon_illum: Any, r: LightRules) -> Any:
+    """:func:`state_code` given the sun's part (:func:`sun_state_code`): a night moonlit or dark."""
     moonlit = (moon_alt_deg >= r.moonrise_alt_deg) & (moon_illum >= r.moonlit_min_illumination)
     return sun + (sun == 2) * (1 - moonlit)
 
@@ -627,15 +631,14 @@ def _codes(rows: np.ndarray, la: np.ndarray, lo: np.ndarray, r: LightRules) -> n
     sla = np.radians(rows[:, 0])
     s = sin_la * np.sin(sla) + cos_la * np.cos(sla) * np.cos(lo_rad - np.radians(rows[:, 1]))
     sun_alt = np.degrees(np.arcsin(_clip_unit(s)))
-    sun = 2 - (sun_alt >= r.civil_twilight_alt_deg) - (sun_alt >= r.sunrise_alt_deg)
+    sun = sun_state_code(sun_alt, r)
     if not (sun == 2).any():
         return np.asarray(sun, dtype=np.int64)
     # The moon's parallax varies from instant to instant: the topocentric correction, vectorised.
     mla = np.radians(rows[:, 2])
     s = _clip_unit(sin_la * np.sin(mla) + cos_la * np.cos(mla) * np.cos(lo_rad - np.radians(rows[:, 3])))
     moon_alt = np.degrees(np.arctan2(s - np.sin(np.radians(rows[:, 4])), np.sqrt(1.0 - s * s)))
-    moonlit = (moon_alt >= r.moonrise_alt_deg) & (rows[:, 5] >= r.moonlit_min_illumination)
-    return np.asarray(sun + (sun == 2) * (1 - moonlit), dtype=np.int64)
+    return np.asarray(_with_moon(sun, moon_alt, rows[:, 5], r), dtype=np.int64)
 
 
 def sample_along(where_many: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], t0: datetime,

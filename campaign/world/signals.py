@@ -463,7 +463,7 @@ class SignalNetwork:
         places: dict[float, dict[str, tuple[tuple[float, float], Xyz]]] = {}
         same_plan: set[str] = set()  # moving sets found still on the plan they were last placed on
         push, inf, dist = heapq.heappush, math.inf, math.dist
-        placed, within_chord = self._placed, self._within_chord
+        within_chord = self._within_chord
         while heap:
             t, _, key, via = heapq.heappop(heap)
             if key in done:
@@ -475,8 +475,7 @@ class SignalNetwork:
             if v.kind == "node" and v is not start and v is not target and v.set is None:
                 continue  # headquarters are ends, not relays
             # Handling and queue are the vertex's; they differ by hop only between wireless and not.
-            res = v.resource  # (_queue_share, inlined: it is asked at every vertex settled)
-            queued = max(0, res.count + len(res.queue) + 1 - res.capacity) / res.capacity
+            queued = self._queue_share(v)
             handling = self._handling(v, False, key_min, via)
             t_dep = t + queued * handling + handling
             night: bool | None = None  # the light at v at t_dep, asked once for all its lines
@@ -529,18 +528,8 @@ class SignalNetwork:
                 if u_at is None:
                     got = now.get(u_key)
                     if got is None:
-                        # _out_of_reach, inlined (it is asked of every moving set not yet placed at t_dep):
-                        # where it was last placed is farther than limit_m by more than it can have moved
-                        # since, on the plan it had then and still has.
-                        last = placed.get(u_key)
-                        if last is not None and u.plan is not None and (dist(xyz, last[2])
-                                                                        - last[3] * abs(t_dep - last[1])
-                                                                        > limit_m + BOUND_MARGIN_M):
-                            if u_key in same_plan:
-                                continue
-                            if u.plan()[0] == last[0]:
-                                same_plan.add(u_key)
-                                continue
+                        if self._out_of_reach(u, xyz, t_dep, limit_m, same_plan):
+                            continue  # it cannot have come within range since it was last placed
                         got = self._place(now, u, t_dep)
                     u_at, u_xyz = got
                 chord_m = dist(xyz, u_xyz)
