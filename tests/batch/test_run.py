@@ -151,3 +151,20 @@ def test_the_finished_bar_shows_the_whole_batchs_rate_not_the_last_moments() -> 
         task = bar.tasks[0]
         assert task.finished and task.finished_time == 20.0
         assert RateColumn().render(task).plain == "3.00/s"  # (100 - 40) / 20
+
+
+def test_a_local_clusters_housekeeping_is_paced_for_a_batch_and_its_workers_follow() -> None:
+    # The workers' profiler off and the checks slowed, in the worker processes themselves (the nannies
+    # pass the configuration on); the driver's configuration is as it was once the cluster is closed.
+    import dask
+
+    from campaign.batch.run import LOCAL_HOUSEKEEPING, dask_client
+
+    before = {k: dask.config.get(k) for k in LOCAL_HOUSEKEEPING}
+    assert before != LOCAL_HOUSEKEEPING  # Dask's defaults differ, or the test proves nothing
+    with dask_client(workers=1) as client:
+        seen = client.run(lambda: {k: dask.config.get(k) for k in LOCAL_HOUSEKEEPING})
+        profiling = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
+    assert list(seen.values()) == [LOCAL_HOUSEKEEPING]
+    assert list(profiling.values()) == [False]
+    assert {k: dask.config.get(k) for k in LOCAL_HOUSEKEEPING} == before
