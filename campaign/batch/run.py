@@ -57,12 +57,13 @@ CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler
 LOCAL_QUIET = {"dashboard_address": ":0", "scheduler_kwargs": {"dashboard": False},
                "silence_logs": logging.CRITICAL}
 # A local cluster's processes share the machine's cores with the workers, so their housekeeping is paced
-# for a batch rather than for interactive work (Dask's defaults in brackets). Its workers' statistical
+# for a batch rather than for interactive work (Dask's defaults in parentheses). Its workers' statistical
 # profiler (sampling the running task's stack every 10 ms) feeds only the dashboard, which a local
 # cluster here does not serve. The event-loop health checks (20 ms), the memory checks (100 ms) and the
 # system monitor (500 ms) run in every process, driver, nannies and workers; a replicate takes a fraction
 # of a megabyte, so a memory check a second still stops a runaway worker in time. Together they took
-# about 7 % of a core beside one worker, measured.
+# about 7 % of a core beside one worker (all the batch's processes' CPU time a replicate, measured with
+# and without them).
 LOCAL_HOUSEKEEPING = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "200ms",
@@ -168,8 +169,8 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
                 client.close()
             return
         n = workers or usable_cores()
-        # Set while the cluster runs: the nannies pass the configuration on to the worker processes,
-        # and the driver's own loop (with the scheduler's) reads it as it goes.
+        # Set while the cluster starts and runs: the scheduler and the nannies in this process read it as
+        # they start, and the nannies pass it on to the worker processes they spawn.
         with dask.config.set(LOCAL_HOUSEKEEPING):
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, **LOCAL_QUIET)
             client = Client(cluster)
