@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # The world's cost and raw SimPy's, measured exactly as bench/bench_run.py measures them.
+from _args import count
 from bench_run import one_replicate, raw_simpy
 from distributed import Client, LocalCluster
 
@@ -103,20 +104,20 @@ def end_to_end(n: int, workers: int, seed: int) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7, help="warm replicates to time in-process (default 7)")
-    parser.add_argument("--rate-runs", type=int, default=64, help="replicates per rate measurement (default 64)")
-    parser.add_argument("--rate-chunk", type=int, default=2,
+    parser.add_argument("--repeat", type=count(1), default=7, help="warm replicates to time in-process (default 7)")
+    parser.add_argument("--rate-runs", type=count(1), default=64, help="replicates per rate measurement (default 64)")
+    parser.add_argument("--rate-chunk", type=count(1), default=2,
                         help="replicates a task in the rate measurements (default 2: the driver's cost per task, "
                              "about 2 ms of Zarr writes and Dask's own, stays small, and the last task leaves a "
                              "worker idle for little; a real batch of 10,000 runs 20 a task)")
-    parser.add_argument("--rounds", type=int, default=2,
+    parser.add_argument("--rounds", type=count(1), default=2,
                         help="alternate rounds of the 1- and 2-worker measurements (default 2)")
-    parser.add_argument("--warm-runs", type=int, default=3,
+    parser.add_argument("--warm-runs", type=count(0), default=3,
                         help="replicates each worker runs before the rate is timed (default 3)")
-    parser.add_argument("--end-to-end", type=int, default=0, metavar="N",
-                        help="also run N replicates end to end (default 0: skip; the issue's aim: 10000)")
-    parser.add_argument("--workers", type=int, default=usable_cores(), help="workers for --end-to-end")
-    parser.add_argument("--seed", type=int, default=1, help="batch seed (default 1)")
+    parser.add_argument("--end-to-end", type=count(0), default=0, metavar="N",
+                        help="also run N replicates end to end (default 0: skip; 10000 measures the 10-minute aim)")
+    parser.add_argument("--workers", type=count(1), default=usable_cores(), help="workers for --end-to-end")
+    parser.add_argument("--seed", type=count(0), default=1, help="batch seed (default 1)")
     args = parser.parse_args()
 
     path = str(SCENARIO.resolve())

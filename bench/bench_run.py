@@ -18,8 +18,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import simpy
+from _args import count
 
 from campaign.geo.routing import default_router
 from campaign.scenario.loader import load_scenario
@@ -57,7 +59,7 @@ def raw_simpy(n_events: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=30, help="warm replicates to time (default 30)")
+    parser.add_argument("--repeat", type=count(1), default=30, help="warm replicates to time (default 30)")
     args = parser.parse_args()
 
     t0 = time.perf_counter()

@@ -27,6 +27,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _args import count
 
 from campaign.geo.routing import Router, default_router
 from campaign.scenario.loader import load_scenario
@@ -115,10 +118,8 @@ def run(sc, seeds: range) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=12, help="replicates (seeds 1..N) to time (default 12)")
+    parser.add_argument("--repeat", type=count(1), default=12, help="replicates (seeds 1..N) to time (default 12)")
     args = parser.parse_args()
-    if args.repeat < 1:
-        parser.error("--repeat: must be 1 or more")
     default_router()
     sc = load_scenario(SCENARIO)
     run(sc, range(1))  # the sea routes and the light along the opening moves, cached
