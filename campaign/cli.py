@@ -181,6 +181,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from campaign.batch.plan import BASE
     from campaign.batch.run import BatchError, make_plan, run_batch
     from campaign.batch.store import StoreMismatch, results_path
+    from campaign.batch.wording import counted
 
     if args.workers is not None and args.workers < 1:
         raise BadInput(f"--workers: must be 1 or more, not {args.workers}")
@@ -196,8 +197,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     out = args.out or Path("outputs") / f"{plan.scenario_name}-batch"
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out: {out} exists and is not a folder")
-    print(f"{plan.scenario_name}: {len(plan.variants)} variants x {plan.n_points} design point(s) x {plan.runs} "
-          f"replicates = {plan.n_replicates}, seed {plan.seed}, {plan.chunk} replicates a task")
+    print(f"{plan.scenario_name}: {counted(len(plan.variants), 'variant')} x {counted(plan.n_points, 'design point')} "
+          f"x {counted(plan.runs, 'replicate')} = {plan.n_replicates}, seed {plan.seed}, "
+          f"{counted(plan.chunk, 'replicate')} a task")
     try:
         outcome = run_batch(plan, out, workers=args.workers, scheduler=args.scheduler,
                             keep_records=args.keep_records, retries=args.retries, progress=not args.no_progress)
@@ -210,11 +212,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     if outcome.already_done:
-        print(f"  resumed: {outcome.already_done} of {outcome.chunks} tasks were already done")
+        print(f"  resumed: {outcome.already_done} of {counted(outcome.chunks, 'task')} "
+              f"{'was' if outcome.already_done == 1 else 'were'} already done")
     if outcome.ran:
         rate = outcome.replicates_run / outcome.elapsed_s if outcome.elapsed_s > 0 else float("nan")
-        print(f"  ran {outcome.replicates_run} replicates in {outcome.elapsed_s:.1f} s on {outcome.workers} "
-              f"workers ({rate:.2f} replicates/s)")
+        print(f"  ran {counted(outcome.replicates_run, 'replicate')} in {outcome.elapsed_s:.1f} s on "
+              f"{counted(outcome.workers, 'worker')} ({rate:.2f} replicates/s)")
     print(f"  wrote {results_path(out)}")
     example = plan.variants[1] if len(plan.variants) > 1 else BASE
     seed0 = int(plan.seeds()[0])

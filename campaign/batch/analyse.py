@@ -33,6 +33,7 @@ from scipy import stats
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
 from campaign.batch.plan import BASE
 from campaign.batch.store import DONE, open_results
+from campaign.batch.wording import counted
 
 CONFIDENCE = 0.95
 # The measures the table shows unless asked for others (``--measures all`` shows every one).
@@ -155,9 +156,9 @@ def format_tables(rows: Sequence[Row], ds: xr.Dataset) -> str:
     done = int(np.asarray(ds[DONE].values).sum())
     total = int(np.asarray(ds[DONE].values).size)
     design = json.loads(ds.attrs.get("design_parameters", "[]"))
-    lines = [(f"batch of {ds.attrs.get('scenario_name', '?')}: {len(ds['variant'])} variants x "
-              f"{ds.sizes.get('point', 1)} design point(s) x {ds.sizes['replicate']} replicates, seed "
-              f"{ds.attrs.get('batch_seed')}; {done} of {total} replicates done"),
+    lines = [(f"batch of {ds.attrs.get('scenario_name', '?')}: {counted(len(ds['variant']), 'variant')} x "
+              f"{counted(ds.sizes.get('point', 1), 'design point')} x {counted(ds.sizes['replicate'], 'replicate')}, "
+              f"seed {ds.attrs.get('batch_seed')}; {done} of {counted(total, 'replicate')} done"),
              "estimates: proportions (flags) with Wilson 95 % intervals, means with t 95 % intervals; "
              "differences from the base paired on common seeds (* : the interval excludes 0)"
              + (f"; pooled over the design points ({', '.join(design)})" if design else "")]

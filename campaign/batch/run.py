@@ -196,8 +196,8 @@ class RateColumn(ProgressColumn):
 
 def _progress(console: Console | None, enabled: bool) -> Progress:
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(),
-                    TextColumn("replicates"), RateColumn(), TimeElapsedColumn(), TextColumn("left"),
-                    TimeRemainingColumn(), console=console, disable=not enabled, transient=False,
+                    TextColumn("replicates"), RateColumn(), TimeElapsedColumn(), TextColumn("elapsed"),
+                    TimeRemainingColumn(), TextColumn("left"), console=console, disable=not enabled, transient=False,
                     refresh_per_second=2)
 
 

@@ -44,7 +44,7 @@ def test_batch_on_a_cluster_resume_and_analyse(small, cluster, tmp_path, capsys)
     args = [*common, "--seed", str(SEED)]
     assert main(args) == 0
     said = capsys.readouterr().out
-    assert "2 variants x 1 design point(s) x 4 replicates = 8" in said and "ran 8 replicates" in said
+    assert "2 variants x 1 design point x 4 replicates = 8" in said and "ran 8 replicates" in said
     assert f"python run_campaign.py {small} --variant same --seed " in said
     assert main(args) == 0
     assert "resumed: 8 of 8 tasks were already done" in capsys.readouterr().out

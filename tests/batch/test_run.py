@@ -168,3 +168,20 @@ def test_a_local_clusters_housekeeping_is_paced_for_a_batch_and_its_workers_foll
     assert list(seen.values()) == [LOCAL_HOUSEKEEPING]
     assert list(profiling.values()) == [False]
     assert {k: dask.config.get(k) for k in LOCAL_HOUSEKEEPING} == before
+
+
+def test_the_bar_names_the_time_elapsed_and_the_time_left() -> None:
+    # Two bare clock times side by side read as one of them "left"; each is named after it.
+    import io
+    import re
+
+    from rich.console import Console
+
+    from campaign.batch.run import _progress
+
+    out = io.StringIO()
+    bar = _progress(Console(file=out, width=200, force_terminal=False), True)
+    with bar:
+        bar.add_task("goeben_1914", total=10, completed=4)
+    line = out.getvalue().splitlines()[-1]
+    assert re.search(r"4/10 replicates .*\d:\d\d:\d\d elapsed (-:--:--|\d:\d\d:\d\d) left$", line.rstrip()), line
