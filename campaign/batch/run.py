@@ -111,6 +111,9 @@ def resolve_variants(scenario: str | Path, spec: str | Sequence[str] | None) -> 
         names = known
     else:
         names = [s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec) if s.strip()]
+        if not names:
+            raise BatchError(f"--variants: {spec!r} names no variant; give names separated by commas (base "
+                             "alone runs the scenario itself), or all")
         bad = [n for n in names if n != BASE and n not in known]
         if bad:
             raise BatchError(f"--variants: no variant {', '.join(repr(b) for b in bad)} for {scenario} "
@@ -163,6 +166,9 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
                 client = Client(scheduler, timeout=CONNECT_TIMEOUT)
             except (OSError, TimeoutError) as exc:
                 raise BatchError(f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({exc})") from None
+            except ValueError as exc:  # Dask's own check of the address's form
+                raise BatchError(f"--scheduler: {scheduler!r} is not a scheduler's address, such as "
+                                 f"tcp://host:8786 ({exc})") from None
             try:
                 yield client
             finally:
@@ -211,9 +217,11 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
     raises stops the batch, the store keeping what was written); ``task_fn`` is what the workers run
     for each chunk (``run_chunk``; tests wrap it)."""
     out = Path(out_dir)
-    store = ResultStore.open_or_create(out, plan)
+    # A resumed batch's store is checked before a cluster is sought; a new one is made only once the
+    # cluster is there, so that a scheduler that cannot be reached leaves nothing behind.
+    store = ResultStore.existing(out, plan)
     all_chunks = plan.chunks()
-    pending = store.pending()
+    pending = store.pending() if store is not None else all_chunks
     outcome = BatchOutcome(plan, out, len(all_chunks), len(all_chunks) - len(pending))
     if not pending:
         return outcome
@@ -222,6 +230,8 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
     done_before = sum(c.n for c in all_chunks) - sum(c.n for c in pending)
     t0 = time.perf_counter()
     with dask_client(workers, scheduler) as client, _progress(console, progress) as bar:
+        if store is None:
+            store = ResultStore.create(out, plan)
         outcome.workers = len(client.nthreads()) or (workers or usable_cores())
         bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
                               done_before=done_before)

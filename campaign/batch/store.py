@@ -112,19 +112,31 @@ class ResultStore:
     def open_or_create(cls, out_dir: str | Path, plan: BatchPlan) -> ResultStore:
         """The store of ``plan`` in ``out_dir``: a new one, or the one an earlier run of the same batch
         left (to resume). StoreMismatch if ``out_dir`` holds another batch's results."""
+        return cls.existing(out_dir, plan) or cls.create(out_dir, plan)
+
+    @classmethod
+    def existing(cls, out_dir: str | Path, plan: BatchPlan) -> ResultStore | None:
+        """The store an earlier run of ``plan`` left in ``out_dir`` (to resume), None if there is none;
+        StoreMismatch if ``out_dir`` holds another batch's results. Writes nothing."""
         path = results_path(out_dir)
-        if path.exists():
-            group = zarr.open_group(str(path), mode="r")
-            if MEASURES_VAR not in group:
-                raise StoreMismatch(f"{path} was written by an earlier version of this program (a variable per "
-                                    "measure): give another --out, or remove it to start again")
-            attrs = dict(group.attrs)
-            want = plan.identity()
-            differ = [k for k, v in want.items() if attrs.get(k) != v]
-            if differ:
-                raise StoreMismatch(f"{path} holds the results of another batch (it differs in "
-                                    f"{', '.join(differ)}); give another --out, or remove it to start again")
-            return cls(path, plan)
+        if not path.exists():
+            return None
+        group = zarr.open_group(str(path), mode="r")
+        if MEASURES_VAR not in group:
+            raise StoreMismatch(f"{path} was written by an earlier version of this program (a variable per "
+                                "measure): give another --out, or remove it to start again")
+        attrs = dict(group.attrs)
+        want = plan.identity()
+        differ = [k for k, v in want.items() if attrs.get(k) != v]
+        if differ:
+            raise StoreMismatch(f"{path} holds the results of another batch (it differs in "
+                                f"{', '.join(differ)}); give another --out, or remove it to start again")
+        return cls(path, plan)
+
+    @classmethod
+    def create(cls, out_dir: str | Path, plan: BatchPlan) -> ResultStore:
+        """A new, empty store of ``plan`` in ``out_dir`` (which must not hold one)."""
+        path = results_path(out_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
         encoding = {MEASURES_VAR: {"chunks": _measure_chunks(plan)}, DONE: {"chunks": _chunks(plan)}}
         with warnings.catch_warnings():

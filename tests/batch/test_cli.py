@@ -15,6 +15,8 @@ from tests.batch.conftest import SEED
     (["--workers", "0"], "--workers: must be 1 or more"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
     (["--variants", "nope"], "no variant 'nope'"),
+    (["--variants", ",,"], "names no variant"),
+    (["--scheduler", "nonsense"], "'nonsense' is not a scheduler's address"),
     (["--chunk", "0"], "--chunk: must be 1 or more"),
     (["--design", "missing.yaml"], "no such file"),
 ])
@@ -22,6 +24,22 @@ def test_bad_batch_arguments_exit_2_and_write_nothing(small, tmp_path, capsys, a
     out = tmp_path / "out"
     assert main(["batch", str(small), "--out", str(out), *args]) == 2
     assert says in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_scheduler_that_cannot_be_reached_exits_2_and_writes_nothing(small, tmp_path, capsys,
+                                                                        monkeypatch) -> None:
+    import socket
+
+    import campaign.batch.run
+
+    monkeypatch.setattr(campaign.batch.run, "CONNECT_TIMEOUT", "2s")
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "out"
+    assert main(["batch", str(small), "--out", str(out), "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+    assert "--scheduler: cannot reach a Dask scheduler" in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -44,6 +44,13 @@ def test_a_new_store_has_the_batchs_shape_seeds_and_nothing_done(tmp_path) -> No
     assert raw[MEASURES_VAR].encoding["chunks"] == (1, 3, N_MEASURES) and raw[DONE].encoding["chunks"] == (1, 3)
 
 
+def test_only_an_existing_store_is_opened_and_looking_writes_nothing(tmp_path) -> None:
+    p = plan()
+    assert ResultStore.existing(tmp_path / "out", p) is None and not (tmp_path / "out").exists()
+    ResultStore.create(tmp_path / "out", p)
+    assert ResultStore.existing(tmp_path / "out", p).pending() == p.chunks()
+
+
 def test_a_task_is_written_as_one_file_of_measures_and_one_of_its_mask(tmp_path) -> None:
     # The driver shares the machine with the workers: a file per measure cost it some 35 times as much.
     p = plan()
