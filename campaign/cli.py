@@ -180,7 +180,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from campaign.batch.parameters import ParameterError
     from campaign.batch.plan import BASE
     from campaign.batch.run import BatchError, make_plan, run_batch
-    from campaign.batch.store import StoreMismatch, results_path
+    from campaign.batch.store import StoreMismatch, StoreUnreadable, results_path
     from campaign.batch.wording import counted
 
     if args.workers is not None and args.workers < 1:
@@ -203,7 +203,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     try:
         outcome = run_batch(plan, out, workers=args.workers, scheduler=args.scheduler,
                             keep_records=args.keep_records, retries=args.retries, progress=not args.no_progress)
-    except StoreMismatch as exc:
+    except (StoreMismatch, StoreUnreadable) as exc:
         raise BadInput(str(exc)) from None
     except BatchError as exc:
         raise BadInput(str(exc)) from None
@@ -245,8 +245,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     measures = None
     if args.measures == "all":
         measures = list(MEASURE_NAMES)
-    elif args.measures:
-        measures = [m.strip() for m in args.measures.split(",") if m.strip()]
+    elif args.measures is not None:
+        measures = list(dict.fromkeys(m.strip() for m in args.measures.split(",") if m.strip()))
+        if not measures:
+            raise BadInput(f"--measures: {args.measures!r} names no measure; give names separated by commas, "
+                           "or all")
     try:
         text, written = analyse(args.outdir, measures)
     except FileNotFoundError as exc:

@@ -53,6 +53,10 @@ class StoreMismatch(ValueError):
     """The output folder already holds the results of a different batch."""
 
 
+class StoreUnreadable(ValueError):
+    """The output folder's results store cannot be read as a batch's results."""
+
+
 def results_path(out_dir: str | Path) -> Path:
     return Path(out_dir) / RESULTS
 
@@ -121,7 +125,11 @@ class ResultStore:
         path = results_path(out_dir)
         if not path.exists():
             return None
-        group = zarr.open_group(str(path), mode="r")
+        try:
+            group = zarr.open_group(str(path), mode="r")
+        except (ValueError, OSError) as exc:  # not a Zarr group at all (zarr's errors are both)
+            raise StoreUnreadable(f"{path}: cannot read it as a batch's results ({exc}); give another --out, "
+                                  "or remove it to start again") from None
         if MEASURES_VAR not in group:
             raise StoreMismatch(f"{path} was written by an earlier version of this program (a variable per "
                                 "measure): give another --out, or remove it to start again")
@@ -171,6 +179,15 @@ def open_results(out_dir: str | Path) -> xr.Dataset:
     path = results_path(out_dir)
     if not path.exists():
         raise FileNotFoundError(f"{out_dir}: no batch results here (no {RESULTS})")
+    try:
+        return _read_results(path)
+    except (KeyError, ValueError, OSError) as exc:
+        # Not this program's store (or a damaged one): zarr's and xarray's own words say what is wrong.
+        why = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        raise StoreUnreadable(f"{path}: cannot read it as a batch's results ({why})") from None
+
+
+def _read_results(path: Path) -> xr.Dataset:
     ds = xr.open_zarr(str(path), consolidated=False)
     names = str(ds["variant"].attrs.get("flag_meanings", "")).split()
     ds = ds.assign_coords(variant_name=("variant", np.array(names, dtype=object)))

@@ -131,3 +131,38 @@ def test_a_design_batch_prints_the_command_that_reruns_its_replicate(small, clus
     seed = command[command.index("--seed") + 1]
     kept = out / "records" / "base" / "point0" / seed / "events.jsonl"
     assert (tmp_path / "rerun" / "events.jsonl").read_bytes() == kept.read_bytes()
+
+
+@pytest.mark.parametrize("measures", [",", ""])
+def test_analyse_of_measures_naming_none_exits_2(reference, capsys, measures) -> None:
+    assert main(["analyse", str(reference), "--measures", measures]) == 2
+    assert "names no measure" in capsys.readouterr().err
+
+
+def test_a_measure_named_twice_is_tabulated_once(reference, tmp_path, capsys) -> None:
+    import shutil
+
+    out = tmp_path / "b"
+    shutil.copytree(reference, out)
+    assert main(["analyse", str(out), "--measures", "battles,battles"]) == 0
+    table = capsys.readouterr().out.split("== base", 1)[1].split("==", 1)[0]
+    assert [line.split()[0] for line in table.splitlines() if line.startswith("battles")] == ["battles"]
+
+
+@pytest.mark.parametrize("make", ["an empty folder", "a file", "a group of nothing"])
+def test_a_store_it_cannot_read_is_named_and_exits_2(small, tmp_path, capsys, make) -> None:
+    import zarr
+
+    store = tmp_path / "results.zarr"
+    if make == "an empty folder":
+        store.mkdir()
+    elif make == "a file":
+        store.write_text("x")
+    else:
+        zarr.open_group(str(store), mode="w").attrs["x"] = 1
+    assert main(["analyse", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{store}: cannot read it as a batch's results" in err and "Traceback" not in err
+    if make != "a group of nothing":  # that one is refused as another batch's store (test_store)
+        assert main(["batch", str(small), "--variants", "base", "--runs", "1", "--out", str(tmp_path)]) == 2
+        assert f"{store}: cannot read it as a batch's results" in capsys.readouterr().err
