@@ -15,13 +15,15 @@ A grid's points run through every combination, the first parameter slowest. A La
 parameter's range into ``points`` equal strata and puts one point in each, every parameter independently
 permuted (McKay, Beckman and Conover 1979; ``scipy.stats.qmc.LatinHypercube``, seeded). The points are a
 dimension of the batch's Dataset (``point``), with each parameter's value as a variable over it; every
-point runs the same replicate seeds (common random numbers, campaign/batch/seeds.py).
+point runs the same replicate seeds (common random numbers, campaign/batch/seeds.py). A design has at
+most 100,000 points (``MAX_POINTS``), a grid's combinations counted as a hypercube's points.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -34,6 +36,10 @@ from scipy.stats import qmc
 from campaign.batch.parameters import ParameterError, check_value, parameter
 
 DEFAULT_LEVELS = 3  # a grid parameter given only low and high: its two ends and the middle
+# The most design points a design may have, a grid's combinations as a hypercube's points: already
+# 100,000 times the replicates a variant, and what keeps a mistyped grid (three parameters of 1,000
+# levels: a billion points) from filling the memory while it is expanded.
+MAX_POINTS = 100_000
 
 
 class DesignError(ValueError):
@@ -65,7 +71,7 @@ class RangeModel(_Strict):
 class DesignModel(_Strict):
     kind: Literal["grid", "lhs"]
     parameters: dict[str, RangeModel] = Field(min_length=1)
-    points: int | None = Field(default=None, ge=1, le=100_000)
+    points: int | None = Field(default=None, ge=1, le=MAX_POINTS)
     seed: int = Field(default=0, ge=0)
 
 
@@ -161,6 +167,11 @@ def parse_design(raw: Any, origin: str = "design") -> Design:
         faults.append(f"{origin}: points: a Latin hypercube needs the number of points")
     if m.kind == "grid" and m.points is not None:
         faults.append(f"{origin}: points: a grid's points are every combination; give levels or values instead")
+    if m.kind == "grid":
+        sizes = [len(r.values) if r.values is not None else r.levels or DEFAULT_LEVELS for r in m.parameters.values()]
+        if math.prod(sizes) > MAX_POINTS:
+            faults.append(f"{origin}: parameters: the grid has {' x '.join(map(str, sizes))} = {math.prod(sizes):,} "
+                          f"points, more than {MAX_POINTS:,}; give fewer levels or values, or a Latin hypercube")
     if faults:
         raise DesignError("\n".join(faults))
     return grid(m.parameters) if m.kind == "grid" else latin_hypercube(m.parameters, m.points or 0, m.seed)

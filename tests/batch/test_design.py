@@ -68,6 +68,9 @@ def test_a_design_file_is_read(tmp_path) -> None:
     ({"kind": "lhs", "points": 3, "parameters": {"sighting_range_factor": {"values": [1]}}}, "needs low and high"),
     ({"kind": "grid", "parameters": {"sighting_range_factor": {"low": 2, "high": 1}}}, "high must not be below low"),
     ({"kind": "cube", "parameters": {}}, "kind:"),
+    ({"kind": "grid", "parameters": {n: {"low": 1, "high": 2, "levels": 1000} for n in
+                                     ("sighting_range_factor", "telegraph_delay_factor")}},
+     "parameters: the grid has 1000 x 1000 = 1,000,000 points, more than 100,000"),
     ({"kind": "grid", "parameters": {"sighting_range_factor": {"low": 1, "high": 2}}, "extra": 1}, "extra: unknown field"),
 ])
 def test_faults_name_the_file_and_field(tmp_path, raw, says) -> None:
