@@ -46,12 +46,17 @@ from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
 from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk, scenario_of
 from campaign.batch.store import ResultStore
+from campaign.batch.wording import counted
 from campaign.scenario.loader import list_variants
 
 DEFAULT_RETRIES = 2  # a task that raises is tried this many more times before the batch gives it up
 # Deaths of a worker a task may be caught in before the scheduler gives it up (Dask's default is 3).
 ALLOWED_WORKER_DEATHS = 3
 CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler
+# The most replicates a batch may have (variants x design points x runs): about a month of this
+# campaign on a 2-core machine, hours on a cluster. The plan holds every replicate's seed and every
+# task, so a mistyped --runs (10**12) would otherwise fill the memory before anything runs.
+MAX_REPLICATES = 10_000_000
 # A local cluster without a dashboard, its scheduler's HTTP endpoints on a free port (its default, 8787,
 # may be taken by another cluster), and without the workers' chatter on the terminal.
 LOCAL_QUIET = {"dashboard_address": ":0", "scheduler_kwargs": {"dashboard": False},
@@ -135,6 +140,11 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
         raise BatchError(f"--chunk: must be 1 or more, not {chunk}")
     path = str(Path(scenario).resolve())
     names = resolve_variants(path, variants)
+    points = design.n_points if design is not None else 1
+    if len(names) * points * runs > MAX_REPLICATES:
+        raise BatchError(f"--runs: {runs:,} replicates x {counted(len(names), 'variant')} x "
+                         f"{counted(points, 'design point')} = {len(names) * points * runs:,} replicates, more than "
+                         f"{MAX_REPLICATES:,} in one batch; split it into several (--out) or give fewer")
     name = ""
     for v in names:
         sc = scenario_of(path, v)

@@ -11,6 +11,7 @@ from tests.batch.conftest import SEED
 
 @pytest.mark.parametrize(("args", "says"), [
     (["--runs", "0"], "--runs: must be 1 or more"),
+    (["--runs", str(10**12)], "= 3,000,000,000,000 replicates, more than 10,000,000 in one batch"),
     (["--seed", "-1"], "--seed: must be 0 or more"),
     (["--workers", "0"], "--workers: must be 1 or more"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
