@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import dask
-from distributed import Client, LocalCluster, as_completed
+from distributed import Client, LocalCluster, WorkerPlugin, as_completed
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -75,6 +76,18 @@ LOCAL_HOUSEKEEPING = {
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
 }
+
+
+class LeaveInterruptsToTheDriver(WorkerPlugin):
+    """Ctrl-C at a terminal reaches the whole process group, a local cluster's worker processes too: each
+    would print its own traceback beside the driver's message. The driver alone handles it (it keeps
+    what was finished and closes the cluster, which stops the workers), so the workers ignore it.
+    Registered with the scheduler, the plugin also reaches a worker started again after one died."""
+
+    name = "campaign-leave-interrupts-to-the-driver"
+
+    def setup(self, worker) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # plugins are set up on the worker's main thread
 
 
 class BatchError(ValueError):
@@ -168,7 +181,8 @@ def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None
 def dask_client(workers: int | None = None, scheduler: str | None = None) -> Iterator[Client]:
     """A client of an existing scheduler (``scheduler``: its address), or of a new LocalCluster of
     ``workers`` single-threaded processes (default: one per usable core) with its housekeeping paced
-    for a batch (:data:`LOCAL_HOUSEKEEPING`), closed afterwards. An existing cluster keeps its own
+    for a batch (:data:`LOCAL_HOUSEKEEPING`) and its workers leaving Ctrl-C to the driver
+    (:class:`LeaveInterruptsToTheDriver`), closed afterwards. An existing cluster keeps its own
     configuration."""
     with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_WORKER_DEATHS}):
         if scheduler:
@@ -191,6 +205,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, **LOCAL_QUIET)
             client = Client(cluster)
             try:
+                client.register_plugin(LeaveInterruptsToTheDriver())
                 yield client
             finally:
                 client.close()

@@ -167,3 +167,33 @@ def test_a_store_it_cannot_read_is_named_and_exits_2(small, tmp_path, capsys, ma
     if make != "a group of nothing":  # that one is refused as another batch's store (test_store)
         assert main(["batch", str(small), "--variants", "base", "--runs", "1", "--out", str(tmp_path)]) == 2
         assert f"{store}: cannot read it as a batch's results" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_a_batch_with_one_message_and_no_worker_tracebacks(small, tmp_path) -> None:
+    # Ctrl-C at a terminal reaches the whole process group: the local workers as well as the driver. The
+    # driver says what was kept and how to resume; the workers leave the interrupt to it.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from campaign.paths import ROOT
+
+    out = tmp_path / "b"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "run_campaign.py"), "batch", str(small), "--runs", "2000",
+                             "--workers", "1", "--out", str(out), "--no-progress"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not any((out / "results.zarr" / "done").rglob("c/*")) and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted: what was finished is in" in err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
