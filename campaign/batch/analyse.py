@@ -20,11 +20,13 @@ from __future__ import annotations
 import html
 import json
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 import xarray as xr
 from plotly.subplots import make_subplots
@@ -32,7 +34,7 @@ from scipy import stats
 
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
 from campaign.batch.plan import BASE
-from campaign.batch.store import DONE, open_results
+from campaign.batch.store import DONE, design_of, open_results
 from campaign.batch.wording import counted
 
 CONFIDENCE = 0.95
@@ -232,23 +234,44 @@ def _differences(rows: Sequence[Row], names: Sequence[str]) -> go.Figure | None:
 
 
 def _sensitivity(ds: xr.Dataset, params: Sequence[str], names: Sequence[str]) -> go.Figure | None:
+    """Each measure against each design parameter, a colour per variant (the same in every panel).
+
+    A grid's parameters vary independently, so each level's mean over the other parameters' levels is
+    that parameter's main effect, drawn as a line. A Latin hypercube's points differ in every parameter
+    at once: a line joining them in one parameter's order would draw the others' effects as its wiggles,
+    so its points' means are drawn as points only."""
     names = [n for n in names if n in ds and np.isfinite(ds[n].where(ds[DONE]).values).any()]
     if not params or not names or "point" not in ds.dims:
         return None
+    design = design_of(ds)
+    grid = design is not None and design.kind == "grid"
     fig = make_subplots(rows=len(names), cols=len(params), shared_xaxes=False,
                         row_titles=list(names), column_titles=list(params))
     done = ds[DONE]
+    palette = plotly.colors.qualitative.Plotly
     for i, n in enumerate(names, start=1):
         mean = ds[n].where(done).mean("replicate", skipna=True)  # (variant, point)
         for j, p in enumerate(params, start=1):
             x = np.asarray(ds[p].values)
-            order = np.argsort(x, kind="stable")
             for v, variant in enumerate(ds["variant_name"].values):
                 y = np.asarray(mean.isel(variant=v).values)
-                fig.add_trace(go.Scatter(x=x[order], y=y[order], mode="lines+markers", name=str(variant),
-                                         legendgroup=str(variant), showlegend=(i == 1 and j == 1)), row=i, col=j)
-    fig.update_layout(title="Sensitivity: the mean of each measure at each design point, by parameter",
-                      height=280 * len(names))
+                if grid:
+                    xs = np.unique(x)
+                    with warnings.catch_warnings():  # a level with no replicate done yet: NaN, not a warning
+                        warnings.simplefilter("ignore", category=RuntimeWarning)
+                        ys = np.array([np.nanmean(y[x == level]) for level in xs])
+                else:
+                    order = np.argsort(x, kind="stable")
+                    xs, ys = x[order], y[order]
+                colour = palette[v % len(palette)]
+                fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers" if grid else "markers",
+                                         name=str(variant), legendgroup=str(variant),
+                                         line={"color": colour}, marker={"color": colour},
+                                         showlegend=(i == 1 and j == 1)), row=i, col=j)
+    fig.update_layout(title=("Sensitivity: each measure's mean at each level of each parameter, over the other "
+                             "parameters' levels (main effects of the grid)") if grid else
+                      ("Sensitivity: each measure's mean at each design point of the Latin hypercube, against "
+                       "each parameter"), height=280 * len(names))
     return fig
 
 

@@ -199,6 +199,9 @@ def _read_results(path: Path) -> xr.Dataset:
         m = known.get(name)
         split[name].attrs = {"units": m.units, "long_name": m.long_name, "kind": m.kind} if m else {}
     params = [k for k, v in ds.data_vars.items() if v.attrs.get("design_parameter")]
+    design = design_of(ds)
+    if design is not None:  # the design file's order, not the store's listing (which varies)
+        params.sort(key=lambda k: design.names.index(k) if k in design.names else len(design.names))
     ds = xr.merge([ds.drop_vars([MEASURES_VAR, MEASURE_DIM]), split], combine_attrs="override")
     ds = ds[["seed", *params, *measure_names, DONE]]  # a stable order: the store lists them as it likes
     ds.attrs["design_parameters"] = json.dumps(params)

@@ -76,3 +76,52 @@ def test_analyse_prints_a_table_per_variant_and_writes_the_page(reference) -> No
 def test_unknown_measures_are_refused(reference) -> None:
     with pytest.raises(ValueError, match="unknown measure"):
         analyse(reference, ["nope"])
+
+
+def _design_results(tmp_path, raw_design: dict):
+    """A finished two-variant store over ``raw_design`` whose goeben_coal_t is 1000 x the sighting-range
+    factor + the telegraph-delay factor at every point (5 more in the second variant)."""
+    from campaign.batch.design import parse_design
+    from campaign.batch.measures import MEASURE_NAMES
+    from campaign.batch.plan import BatchPlan
+    from campaign.batch.store import ResultStore
+
+    d = parse_design(raw_design)
+    p = BatchPlan("/s.yaml", "s", ("base", "a"), 2, 3, 2, d)
+    store = ResultStore.open_or_create(tmp_path, p)
+    for c in p.chunks():
+        values = np.ones((len(MEASURE_NAMES), c.n))
+        at = d.point(c.p)
+        values[MEASURE_NAMES.index("goeben_coal_t")] = (1000 * at["sighting_range_factor"]
+                                                         + at["telegraph_delay_factor"] + 5 * c.v)
+        store.write(c, values)
+    return open_results(tmp_path)
+
+
+def test_a_grids_sensitivity_is_each_levels_mean_over_the_other_parameters(tmp_path) -> None:
+    from campaign.batch.analyse import _sensitivity
+
+    ds = _design_results(tmp_path, {"kind": "grid", "parameters": {
+        "sighting_range_factor": {"values": [0.5, 1.0]}, "telegraph_delay_factor": {"values": [1.0, 2.0, 3.0]}}})
+    fig = _sensitivity(ds, ["sighting_range_factor", "telegraph_delay_factor"], ["goeben_coal_t"])
+    by = {(t.name, t.xaxis): t for t in fig.data}
+    assert by[("base", "x")].x.tolist() == [0.5, 1.0] and by[("base", "x")].y.tolist() == [502.0, 1002.0]
+    assert by[("a", "x2")].x.tolist() == [1.0, 2.0, 3.0] and by[("a", "x2")].y.tolist() == [756.0, 757.0, 758.0]
+    assert {t.mode for t in fig.data} == {"lines+markers"}
+    # One colour per variant, the same in every panel.
+    colours = {(t.name, t.line.color) for t in fig.data} | {(t.name, t.marker.color) for t in fig.data}
+    assert len(colours) == 2 and len({c for _, c in colours}) == 2
+
+
+def test_a_hypercubes_sensitivity_is_its_points_not_a_line_through_them(tmp_path) -> None:
+    from campaign.batch.analyse import _sensitivity
+
+    ds = _design_results(tmp_path, {"kind": "lhs", "points": 5, "seed": 2, "parameters": {
+        "sighting_range_factor": {"low": 0.5, "high": 1.5}, "telegraph_delay_factor": {"low": 1.0, "high": 3.0}}})
+    fig = _sensitivity(ds, ["sighting_range_factor", "telegraph_delay_factor"], ["goeben_coal_t"])
+    assert {t.mode for t in fig.data} == {"markers"} and "Latin hypercube" in fig.layout.title.text
+    base = next(t for t in fig.data if t.name == "base" and t.xaxis == "x")
+    assert len(base.x) == 5 and list(base.x) == sorted(base.x)
+    s, t = ds["sighting_range_factor"].values, ds["telegraph_delay_factor"].values
+    order = np.argsort(s)
+    assert np.allclose(base.y, 1000 * s[order] + t[order])

@@ -132,7 +132,7 @@ def test_a_design_batch_adds_points_and_keeps_common_seeds(small, cluster, refer
     assert flatten(result.events, result.meta)["events"] == ds["events"].values[0, 0, 2]
     text, _ = analyse(tmp_path)
     assert "pooled over the design points (sighting_range_factor)" in text and "8 of 8 replicates done" in text
-    assert "Sensitivity: the mean of each measure" in (tmp_path / "analysis.html").read_text()
+    assert "Sensitivity: each measure's mean at each level of each parameter" in (tmp_path / "analysis.html").read_text()
 
 
 def test_the_finished_bar_shows_the_whole_batchs_rate_not_the_last_moments() -> None:

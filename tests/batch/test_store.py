@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 import xarray as xr
@@ -117,6 +119,26 @@ def test_a_design_adds_the_point_dimension_and_its_parameters(tmp_path) -> None:
     assert ds["sighting_range_factor"].values.tolist() == [0.5, 1.0, 2.0]
     assert ds[DONE].values[1, 2, c.r0:c.r1].all() and ds[DONE].values.sum() == c.n
     assert design_of(ds).values.tolist() == d.values.tolist()
+
+
+def test_the_design_parameters_come_in_the_design_files_order_whatever_the_process(tmp_path) -> None:
+    # The store lists its variables in an order that changes with the process's string hashing; the
+    # tables, the charts' columns and the analysis file follow the design file instead.
+    import os
+    import subprocess
+    import sys
+
+    from campaign.paths import ROOT
+
+    names = ["telegraph_delay_factor", "goeben_sustained_kn", "sighting_range_factor"]
+    d = parse_design({"kind": "grid", "parameters": {n: {"values": [1.0]} for n in names}})
+    ResultStore.open_or_create(tmp_path, plan(design=d))
+    read = ("import sys; from campaign.batch.store import open_results; "
+            "print(open_results(sys.argv[1]).attrs['design_parameters'])")
+    seen = {subprocess.run([sys.executable, "-c", read, str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                           check=True, env=os.environ | {"PYTHONHASHSEED": str(h)}).stdout.strip()
+            for h in range(4)}
+    assert seen == {json.dumps(names)}
 
 
 def test_a_missing_store_is_reported(tmp_path) -> None:
