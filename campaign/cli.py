@@ -197,6 +197,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     out = args.out or Path("outputs") / f"{plan.scenario_name}-batch"
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out: {out} exists and is not a folder")
+    there = next(p for p in (out, *out.parents) if p.exists())  # the folder it would be made in
+    if not there.is_dir():
+        raise BadInput(f"--out: {out} cannot be made: {there} is not a folder")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise BadInput(f"--out: {out} cannot be written: {there} is not writable")
     print(f"{plan.scenario_name}: {counted(len(plan.variants), 'variant')} x {counted(plan.n_points, 'design point')} "
           f"x {counted(plan.runs, 'replicate')} = {plan.n_replicates}, seed {plan.seed}, "
           f"{counted(plan.chunk, 'replicate')} a task")

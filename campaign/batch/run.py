@@ -256,7 +256,10 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
     t0 = time.perf_counter()
     with dask_client(workers, scheduler) as client, _progress(console, progress) as bar:
         if store is None:
-            store = ResultStore.create(out, plan)
+            try:
+                store = ResultStore.create(out, plan)
+            except OSError as exc:
+                raise BatchError(f"--out: cannot write {out} ({exc.strerror or exc})") from None
         outcome.workers = len(client.nthreads()) or (workers or usable_cores())
         bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
                               done_before=done_before)

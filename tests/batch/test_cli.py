@@ -197,3 +197,23 @@ def test_ctrl_c_stops_a_batch_with_one_message_and_no_worker_tracebacks(small, t
     assert proc.returncode == 130, err
     assert "interrupted: what was finished is in" in err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_an_out_folder_that_cannot_be_made_exits_2(small, tmp_path, capsys) -> None:
+    (tmp_path / "a_file").write_text("x")
+    out = tmp_path / "a_file" / "b"
+    assert main(["batch", str(small), "--runs", "1", "--out", str(out)]) == 2
+    assert f"--out: {out} cannot be made: {tmp_path / 'a_file'} is not a folder" in capsys.readouterr().err
+
+
+def test_a_store_that_cannot_be_written_exits_2(small, cluster, tmp_path, capsys, monkeypatch) -> None:
+    # What the folder's permissions do not tell beforehand (a full disk, a file system that refuses).
+    from campaign.batch.store import ResultStore
+
+    def refuse(*_args) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(ResultStore, "create", refuse)
+    out = tmp_path / "b"
+    assert main(["batch", str(small), "--runs", "1", "--scheduler", cluster, "--out", str(out), "--no-progress"]) == 2
+    assert f"--out: cannot write {out} (Permission denied)" in capsys.readouterr().err
