@@ -179,7 +179,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from campaign.batch.design import DesignError, load_design
     from campaign.batch.parameters import ParameterError
     from campaign.batch.plan import BASE
-    from campaign.batch.run import BatchError, make_plan, run_batch
+    from campaign.batch.run import BatchError, check_scheduler_address, make_plan, run_batch
     from campaign.batch.store import StoreMismatch, StoreUnreadable, results_path
     from campaign.batch.wording import counted
 
@@ -187,6 +187,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise BadInput(f"--workers: must be 1 or more, not {args.workers}")
     if args.workers is not None and args.scheduler:
         raise BadInput("--workers: give the number of local workers or --scheduler, not both")
+    if args.scheduler is not None:
+        try:
+            check_scheduler_address(args.scheduler)
+        except BatchError as exc:
+            raise BadInput(str(exc)) from None
     if args.retries < 0:
         raise BadInput(f"--retries: must be 0 or more, not {args.retries}")
     try:
@@ -261,6 +266,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     except ValueError as exc:
         raise BadInput(str(exc)) from None
+    except OSError as exc:  # the folder refuses the analysis files
+        raise BadInput(f"{args.outdir}: cannot write the analysis ({exc.strerror or exc})") from None
     print(text)
     for path in written:
         print(f"  wrote {path}")

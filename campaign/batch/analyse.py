@@ -36,6 +36,7 @@ from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
 from campaign.batch.plan import BASE
 from campaign.batch.store import DONE, design_of, open_results
 from campaign.batch.wording import counted
+from campaign.output import files
 
 CONFIDENCE = 0.95
 # The measures the table shows unless asked for others (``--measures all`` shows every one).
@@ -288,7 +289,7 @@ def _table_html(rows: Sequence[Row]) -> str:
     return f"<table>{head}{''.join(body)}</table>"
 
 
-def write_html(path: Path, ds: xr.Dataset, rows: Sequence[Row], summary: str) -> Path:
+def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str) -> str:
     """``analysis.html``: the charts (Plotly, its script inline: the page opens from disk without a
     network) and the table."""
     params = json.loads(ds.attrs.get("design_parameters", "[]"))
@@ -303,15 +304,11 @@ def write_html(path: Path, ds: xr.Dataset, rows: Sequence[Row], summary: str) ->
     style = ("body{font-family:sans-serif;margin:2em} pre{white-space:pre-wrap} "
              "table{border-collapse:collapse;font-size:13px}"
              "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right} td:nth-child(-n+2){text-align:left}")
-    page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Batch analysis: "
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Batch analysis: "
             f"{html.escape(str(ds.attrs.get('scenario_name', '')))}</title><style>{style}</style></head><body>"
             f"<h1>Batch analysis: {html.escape(str(ds.attrs.get('scenario_name', '')))}</h1>"
             f"<pre>{html.escape(summary)}</pre>" + "".join(parts) + "<h2>Estimates</h2>" + _table_html(rows)
             + "</body></html>")
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(page, encoding="utf-8")
-    tmp.replace(path)
-    return path
 
 
 def _plain(e: Estimate) -> dict[str, float | int | None]:
@@ -331,10 +328,11 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
     rows = summarise(ds, measures)
     text = format_tables(rows, ds)
     summary_line = text.split("\n", 2)
-    html_path = write_html(out / HTML_FILE, ds, rows, "\n".join(summary_line[:2]))
-    json_path = out / JSON_FILE
-    json_path.write_text(json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,
-                                      "estimate": _plain(r.estimate),
-                                      "difference": _plain(r.difference) if r.difference else None}
-                                     for r in rows], indent=1) + "\n", encoding="utf-8")
-    return text, [html_path, json_path]
+    page = html_page(ds, rows, "\n".join(summary_line[:2]))
+    table = json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,
+                         "estimate": _plain(r.estimate), "difference": _plain(r.difference) if r.difference else None}
+                        for r in rows], indent=1) + "\n"
+    # Both files or neither: a page and a table from different analyses would disagree.
+    written = files.write_all(out, {HTML_FILE: lambda p: p.write_text(page, encoding="utf-8"),
+                                    JSON_FILE: lambda p: p.write_text(table, encoding="utf-8")})
+    return text, written

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import dask
 from distributed import Client, LocalCluster, WorkerPlugin, as_completed
+from distributed.comm.addressing import parse_address, parse_host_port
+from distributed.comm.registry import get_backend
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -54,6 +56,7 @@ DEFAULT_RETRIES = 2  # a task that raises is tried this many more times before t
 # Deaths of a worker a task may be caught in before the scheduler gives it up (Dask's default is 3).
 ALLOWED_WORKER_DEATHS = 3
 CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler
+HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's address schemes whose location is host:port
 # The most replicates a batch may have (variants x design points x runs): about a month of this
 # campaign on a 2-core machine, hours on a cluster. The plan holds every replicate's seed and every
 # task, so a mistyped --runs (10**12) would otherwise fill the memory before anything runs.
@@ -177,22 +180,38 @@ def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None
                       str(records_dir) if records_dir is not None else None) for c in ordered]
 
 
+def check_scheduler_address(address: str) -> None:
+    """BatchError unless ``address`` has the form of a Dask scheduler's address (``tcp://host:8786``, or
+    another of Dask's schemes). Checked before a client is made: a client given an address of the wrong
+    form fails half-made, and its clean-up holds the process up for 40 s as it exits."""
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)  # a scheme Dask knows
+        if scheme in HOST_PORT_SCHEMES:
+            parse_host_port(location)
+    except ValueError as exc:
+        raise BatchError(f"--scheduler: {address!r} is not a scheduler's address, such as tcp://host:8786 "
+                         f"({exc})") from None
+
+
 @contextmanager
 def dask_client(workers: int | None = None, scheduler: str | None = None) -> Iterator[Client]:
     """A client of an existing scheduler (``scheduler``: its address), or of a new LocalCluster of
     ``workers`` single-threaded processes (default: one per usable core) with its housekeeping paced
     for a batch (:data:`LOCAL_HOUSEKEEPING`) and its workers leaving Ctrl-C to the driver
     (:class:`LeaveInterruptsToTheDriver`), closed afterwards. An existing cluster keeps its own
-    configuration."""
+    configuration.
+
+    The client is not made the process's default: the batch submits its own tasks, and a default
+    client changes Dask's configuration for the whole process (its ``scheduler``), which a client that
+    fails to start leaves changed behind it."""
     with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_WORKER_DEATHS}):
         if scheduler:
+            check_scheduler_address(scheduler)
             try:
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+                client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
             except (OSError, TimeoutError) as exc:
                 raise BatchError(f"--scheduler: cannot reach a Dask scheduler at {scheduler} ({exc})") from None
-            except ValueError as exc:  # Dask's own check of the address's form
-                raise BatchError(f"--scheduler: {scheduler!r} is not a scheduler's address, such as "
-                                 f"tcp://host:8786 ({exc})") from None
             try:
                 yield client
             finally:
@@ -203,7 +222,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
         # they start, and the nannies pass it on to the worker processes they spawn.
         with dask.config.set(LOCAL_HOUSEKEEPING):
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, **LOCAL_QUIET)
-            client = Client(cluster)
+            client = Client(cluster, set_as_default=False)
             try:
                 client.register_plugin(LeaveInterruptsToTheDriver())
                 yield client
@@ -265,7 +284,7 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                               done_before=done_before)
         futures = {client.submit(task_fn, t, retries=retries, pure=False): t for t in tasks}
         try:
-            for fut in as_completed(futures):
+            for fut in as_completed(futures, loop=client.loop):
                 task = futures.pop(fut)
                 try:
                     result: ChunkResult = fut.result()

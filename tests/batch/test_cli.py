@@ -32,6 +32,8 @@ def test_a_scheduler_that_cannot_be_reached_exits_2_and_writes_nothing(small, tm
                                                                         monkeypatch) -> None:
     import socket
 
+    import dask
+
     import campaign.batch.run
 
     monkeypatch.setattr(campaign.batch.run, "CONNECT_TIMEOUT", "2s")
@@ -39,9 +41,13 @@ def test_a_scheduler_that_cannot_be_reached_exits_2_and_writes_nothing(small, tm
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     out = tmp_path / "out"
+    before = dask.config.get("scheduler", None)
     assert main(["batch", str(small), "--out", str(out), "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
     assert "--scheduler: cannot reach a Dask scheduler" in capsys.readouterr().err
     assert not out.exists()
+    # The failed client leaves Dask's configuration as it was (a default client's setting of the
+    # process's scheduler would send every later computation of a Dask collection to no cluster).
+    assert dask.config.get("scheduler", None) == before
 
 
 def test_a_scenario_fault_exits_2(tmp_path, capsys) -> None:
@@ -217,3 +223,29 @@ def test_a_store_that_cannot_be_written_exits_2(small, cluster, tmp_path, capsys
     out = tmp_path / "b"
     assert main(["batch", str(small), "--runs", "1", "--scheduler", cluster, "--out", str(out), "--no-progress"]) == 2
     assert f"--out: cannot write {out} (Permission denied)" in capsys.readouterr().err
+
+
+def test_analyse_into_a_folder_that_refuses_its_files_exits_2(reference, capsys, monkeypatch) -> None:
+    from pathlib import Path
+
+    def refuse(*_args, **_kw) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    assert main(["analyse", str(reference)]) == 2
+    assert f"{reference}: cannot write the analysis (Permission denied)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://host", "tcp://host:port", "foo://host:8786", ""])
+def test_a_scheduler_address_of_the_wrong_form_is_refused_at_once(small, tmp_path, address) -> None:
+    # In a process of its own: a client given such an address would hold the process up as it exits.
+    import subprocess
+    import sys
+
+    from campaign.paths import ROOT
+
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, str(ROOT / "run_campaign.py"), "batch", str(small), "--scheduler", address,
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 2 and f"--scheduler: {address!r} is not a scheduler's address" in done.stderr
+    assert "Traceback" not in done.stderr and not out.exists()
