@@ -234,6 +234,7 @@ def test_analyse_into_a_folder_that_refuses_its_files_exits_2(reference, capsys,
     monkeypatch.setattr(Path, "write_text", refuse)
     assert main(["analyse", str(reference)]) == 2
     assert f"{reference}: cannot write the analysis (Permission denied)" in capsys.readouterr().err
+    assert not [p for p in reference.iterdir() if p.name.startswith("analysis.") and p.suffix not in (".html", ".json")]
 
 
 @pytest.mark.parametrize("address", ["nonsense", "tcp://host", "tcp://host:port", "foo://host:8786", ""])
