@@ -269,7 +269,9 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
     outcome = BatchOutcome(plan, out, len(all_chunks), len(all_chunks) - len(pending))
     if not pending:
         return outcome
-    records = out / RECORDS if keep_records else None
+    # Absolute: a worker of an existing cluster may run in another folder (or on another machine that
+    # mounts the same shared one).
+    records = out.resolve() / RECORDS if keep_records else None
     tasks = tasks_for(plan, pending, records)
     done_before = sum(c.n for c in all_chunks) - sum(c.n for c in pending)
     t0 = time.perf_counter()

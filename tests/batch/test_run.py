@@ -4,6 +4,7 @@ an interrupted and resumed batch and a failed task all end with every replicate 
 from __future__ import annotations
 
 import functools
+import os
 
 import numpy as np
 import pytest
@@ -185,3 +186,24 @@ def test_the_bar_names_the_time_elapsed_and_the_time_left() -> None:
         bar.add_task("goeben_1914", total=10, completed=4)
     line = out.getvalue().splitlines()[-1]
     assert re.search(r"4/10 replicates .*\d:\d\d:\d\d elapsed (-:--:--|\d:\d\d:\d\d) left$", line.rstrip()), line
+
+
+def test_kept_records_go_under_out_whatever_folder_the_workers_run_in(small, cluster, tmp_path, monkeypatch) -> None:
+    # The workers of an existing cluster run in the folder they were started in, not the driver's: a
+    # relative --out must reach them as an absolute path.
+    import shutil
+    import uuid
+
+    from distributed import Client
+
+    with Client(cluster, set_as_default=False) as client:
+        worker_dirs = set(client.run(os.getcwd).values())
+    name = f"out-{uuid.uuid4().hex}"
+    monkeypatch.chdir(tmp_path)
+    try:
+        plan = make_plan(small, "base", 2, SEED)
+        assert run_batch(plan, name, scheduler=cluster, progress=False, keep_records=True).complete
+        assert record_files(tmp_path / name) == expected_records(dataset(tmp_path / name))
+    finally:
+        for d in worker_dirs:  # where the old code wrote them
+            shutil.rmtree(os.path.join(d, name), ignore_errors=True)
