@@ -213,9 +213,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     try:
         outcome = run_batch(plan, out, workers=args.workers, scheduler=args.scheduler,
                             keep_records=args.keep_records, retries=args.retries, progress=not args.no_progress)
-    except (StoreMismatch, StoreUnreadable) as exc:
-        raise BadInput(str(exc)) from None
-    except BatchError as exc:
+    except (StoreMismatch, StoreUnreadable, BatchError) as exc:
         raise BadInput(str(exc)) from None
     except KeyboardInterrupt:
         print(f"interrupted: what was finished is in {results_path(out)}; run the same command again to resume",
@@ -262,9 +260,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                            "or all")
     try:
         text, written = analyse(args.outdir, measures)
-    except FileNotFoundError as exc:
-        raise BadInput(str(exc)) from None
-    except ValueError as exc:
+    except (FileNotFoundError, ValueError) as exc:  # no store, an unreadable one, an unknown measure
         raise BadInput(str(exc)) from None
     except OSError as exc:  # the folder refuses the analysis files
         raise BadInput(f"{args.outdir}: cannot write the analysis ({exc.strerror or exc})") from None
