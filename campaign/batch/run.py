@@ -7,9 +7,10 @@ through dask-jobqueue — with no other change. Every worker must have this pack
 ``--keep-records``, see the output folder (a shared file system).
 
 Tasks are submitted replicate-chunk by replicate-chunk across variants and points, so that an
-interrupted batch has the same replicates of every variant (paired differences stay possible). As each
-finishes (``as_completed``), the driver writes its measures into the store and advances the progress
-bar; a task that raises is retried (``retries``), and one whose worker dies is rescheduled by the
+interrupted batch has the same replicates of every variant (paired differences stay possible), and a
+window at a time (campaign/batch/window.py: a few for each worker thread), so that a batch of any size
+starts at once and an interrupted one leaves little to cancel. As each finishes, the driver writes its
+measures into the store and advances the progress bar; a task that raises is retried (``retries``), and one whose worker dies is rescheduled by the
 scheduler on another worker (up to ``distributed.scheduler.allowed-failures`` deaths). An interrupted
 batch resumes where it stopped when the same command is run again: the store's completion mask says
 which chunks are done (campaign/batch/store.py). Results do not depend on the number of workers or
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import dask
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed
+from distributed import Client, LocalCluster, WorkerPlugin
 from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.registry import get_backend
 from rich.console import Console
@@ -49,6 +50,7 @@ from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
 from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk, scenario_of
 from campaign.batch.store import ResultStore
+from campaign.batch.window import TaskWindow
 from campaign.batch.wording import counted
 from campaign.scenario.loader import list_variants
 
@@ -170,14 +172,15 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
     return BatchPlan(path, name, names, runs, seed, chunk or default_chunk(runs), design, engine)
 
 
-def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None) -> list[ChunkTask]:
+def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None) -> Iterator[ChunkTask]:
     """The chunks as worker tasks, ordered replicate-chunk first (every variant gets its early
-    replicates early)."""
+    replicates early), made as they are asked for (a batch may have hundreds of thousands)."""
     seeds = plan.seeds()
-    ordered = sorted(chunks, key=lambda c: (c.r0, c.v, c.p))
-    return [ChunkTask(plan.scenario, plan.variants[c.v], c, tuple(int(s) for s in seeds[c.r0:c.r1]),
-                      tuple(plan.point(c.p).items()), c.p if plan.design is not None else None, plan.engine,
-                      str(records_dir) if records_dir is not None else None) for c in ordered]
+    records = str(records_dir) if records_dir is not None else None
+    for c in sorted(chunks, key=lambda c: (c.r0, c.v, c.p)):
+        yield ChunkTask(plan.scenario, plan.variants[c.v], c, tuple(int(s) for s in seeds[c.r0:c.r1]),
+                        tuple(plan.point(c.p).items()), c.p if plan.design is not None else None, plan.engine,
+                        records)
 
 
 def check_scheduler_address(address: str) -> None:
@@ -284,10 +287,9 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
         outcome.workers = len(client.nthreads()) or (workers or usable_cores())
         bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
                               done_before=done_before)
-        futures = {client.submit(task_fn, t, retries=retries, pure=False): t for t in tasks}
+        window = TaskWindow(client, tasks, lambda t: client.submit(task_fn, t, retries=retries, pure=False))
         try:
-            for fut in as_completed(futures, loop=client.loop):
-                task = futures.pop(fut)
+            for task, fut in window:
                 try:
                     result: ChunkResult = fut.result()
                 except Exception as exc:  # noqa: BLE001 - whatever the task raised, or KilledWorker: reported
@@ -307,7 +309,6 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 if on_chunk is not None:
                     on_chunk(task.chunk, outcome.ran)
         finally:
-            if futures:
-                client.cancel(list(futures))
+            window.cancel()
             outcome.elapsed_s = time.perf_counter() - t0
     return outcome
