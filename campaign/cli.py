@@ -180,6 +180,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from campaign.batch.parameters import ParameterError
     from campaign.batch.plan import BASE
     from campaign.batch.run import BatchError, check_scheduler_address, make_plan, run_batch
+    from campaign.batch.seeds import replicate_seed
     from campaign.batch.store import StoreMismatch, StoreUnreadable, results_path
     from campaign.batch.wording import counted
 
@@ -228,7 +229,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
               f"{counted(outcome.workers, 'worker')} ({rate:.2f} replicates/s)")
     print(f"  wrote {results_path(out)}")
     example = plan.variants[1] if len(plan.variants) > 1 else BASE
-    seed0 = int(plan.seeds()[0])
+    seed0 = replicate_seed(plan.seed, 0)
     variant_arg = "" if example == BASE else f" --variant {example}"
     print(f"  rerun any replicate exactly: python run_campaign.py {args.scenario}{variant_arg} --seed {seed0}  "
           f"(replicate 0 of {example}; each replicate's seed is in the store's 'seed')")

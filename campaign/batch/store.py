@@ -71,7 +71,9 @@ def _measure_chunks(plan: BatchPlan) -> tuple[int, ...]:
     return (*_chunks(plan), len(MEASURE_NAMES))
 
 
-def _template(plan: BatchPlan) -> xr.Dataset:
+def template(plan: BatchPlan) -> xr.Dataset:
+    """The Dataset a new store of ``plan`` is made from: its coordinates, seeds and design parameters,
+    and its results as lazy arrays that are never computed (only their metadata is written)."""
     dims, shape = plan.dims, plan.shape
     coords: dict[str, Any] = {
         "variant": ("variant", np.arange(len(plan.variants), dtype=np.int64),
@@ -92,11 +94,12 @@ def _template(plan: BatchPlan) -> xr.Dataset:
             data[name] = ("point", plan.design.values[:, i].copy(),
                           {"long_name": parameter(name).what, "design_parameter": 1})
     # The results are lazy (dask) arrays, never computed: creating the store writes their metadata only,
-    # and a chunk not yet written reads as the fill value (NaN; False for ``done``).
-    data[MEASURES_VAR] = ((*dims, MEASURE_DIM), da.full((*shape, len(MEASURES)), np.nan,
-                                                       chunks=_measure_chunks(plan)),
+    # and a chunk not yet written reads as the fill value (NaN; False for ``done``). Each is one dask chunk
+    # (the store's chunks are set by the encoding): a dask chunk per task would make Dask build a graph of
+    # every task's chunk only to be dropped, about half a minute for a batch of a million replicates.
+    data[MEASURES_VAR] = ((*dims, MEASURE_DIM), da.full((*shape, len(MEASURES)), np.nan, chunks=-1),
                           {"long_name": "the replicate's measures (campaign/batch/measures.py)"})
-    data[DONE] = (dims, da.zeros(shape, dtype=bool, chunks=_chunks(plan)), {"long_name": "replicate written"})
+    data[DONE] = (dims, da.zeros(shape, dtype=bool, chunks=-1), {"long_name": "replicate written"})
     attrs = {"title": f"batch of {plan.scenario_name}", **plan.identity(),
              "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (base: no --variant; "
                       "a design point: --set PARAMETER=VALUE for each of its parameters)"}
@@ -150,7 +153,7 @@ class ResultStore:
         with warnings.catch_warnings():
             # Zarr 3 marks its consolidated metadata as outside the spec; we do not use it.
             warnings.simplefilter("ignore", category=UserWarning)
-            _template(plan).to_zarr(str(path), mode="w-", encoding=encoding, consolidated=False, compute=False)
+            template(plan).to_zarr(str(path), mode="w-", encoding=encoding, consolidated=False, compute=False)
         return cls(path, plan)
 
     def done(self) -> np.ndarray:

@@ -42,3 +42,18 @@ def test_every_variant_and_point_gets_the_same_seed_for_replicate_r() -> None:
     assert sorted(seen) == list(range(10))
     assert all(len(s) == 1 for s in seen.values())
     assert [next(iter(seen[r])) for r in range(10)] == replicate_seeds(5, 10).tolist()
+
+
+def test_a_plan_works_its_seeds_out_once_and_they_cannot_be_changed(monkeypatch) -> None:
+    from campaign.batch import plan as plan_module
+
+    calls = []
+    real = plan_module.replicate_seeds
+    monkeypatch.setattr(plan_module, "replicate_seeds", lambda s, n: calls.append(n) or real(s, n))
+    plan = BatchPlan("s.yaml", "s", ("base", "a"), runs=10, seed=5, chunk=3)
+    first = plan.seeds()
+    list(tasks_for(plan, plan.chunks(), None))
+    assert plan.seeds() is first and calls == [10]  # a million replicates' seeds take seconds
+    assert np.array_equal(first, replicate_seeds(5, 10))
+    with pytest.raises(ValueError):
+        first[0] = 1  # shared by every caller: read-only

@@ -12,7 +12,15 @@ from campaign.batch.design import parse_design
 from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.plan import BatchPlan, default_chunk
 from campaign.batch.seeds import replicate_seeds
-from campaign.batch.store import DONE, MEASURES_VAR, ResultStore, StoreMismatch, design_of, open_results
+from campaign.batch.store import (
+    DONE,
+    MEASURES_VAR,
+    ResultStore,
+    StoreMismatch,
+    design_of,
+    open_results,
+    template,
+)
 
 N_MEASURES = len(MEASURE_NAMES)
 
@@ -44,6 +52,17 @@ def test_a_new_store_has_the_batchs_shape_seeds_and_nothing_done(tmp_path) -> No
     raw = xr.open_zarr(str(tmp_path / "results.zarr"), consolidated=False)
     # One task, one Zarr chunk of all its measures and one of its mask.
     assert raw[MEASURES_VAR].encoding["chunks"] == (1, 3, N_MEASURES) and raw[DONE].encoding["chunks"] == (1, 3)
+
+
+def test_making_a_store_builds_no_dask_graph_of_its_tasks(tmp_path) -> None:
+    # The template's lazy arrays are never computed: a dask chunk per task would only cost Dask a graph
+    # of every task (about half a minute for a million replicates); the store's own chunks still are.
+    p = plan(runs=1000, chunk=1)
+    made = template(p)
+    assert made[MEASURES_VAR].data.npartitions == 1 and made[DONE].data.npartitions == 1
+    ResultStore.create(tmp_path, p)
+    raw = xr.open_zarr(str(tmp_path / "results.zarr"), consolidated=False)
+    assert raw[MEASURES_VAR].encoding["chunks"] == (1, 1, N_MEASURES) and raw[DONE].encoding["chunks"] == (1, 1)
 
 
 def test_only_an_existing_store_is_opened_and_looking_writes_nothing(tmp_path) -> None:
