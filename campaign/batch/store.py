@@ -191,7 +191,10 @@ def open_results(out_dir: str | Path) -> xr.Dataset:
 
 
 def _read_results(path: Path) -> xr.Dataset:
-    ds = xr.open_zarr(str(path), consolidated=False)
+    # Dask chunks of about 128 MiB (dask's array.chunk-size), each whole chunks of the store: a chunk a task,
+    # as stored, made a graph of hundreds of thousands of tasks for a large batch (analysing 150,000
+    # replicates took over a minute, nearly all in Dask's scheduling).
+    ds = xr.open_zarr(str(path), consolidated=False, chunks="auto")
     names = str(ds["variant"].attrs.get("flag_meanings", "")).split()
     ds = ds.assign_coords(variant_name=("variant", np.array(names, dtype=object)))
     # The measures as the store names them (the order it was written in), each a variable of its own.

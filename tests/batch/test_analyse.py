@@ -125,3 +125,33 @@ def test_a_hypercubes_sensitivity_is_its_points_not_a_line_through_them(tmp_path
     s, t = ds["sighting_range_factor"].values, ds["telegraph_delay_factor"].values
     order = np.argsort(s)
     assert np.allclose(base.y, 1000 * s[order] + t[order])
+
+
+def test_the_pages_histograms_carry_counts_on_shared_bins_not_every_replicate(tmp_path) -> None:
+    from campaign.batch.analyse import MAX_BINS, _histogram
+    from campaign.batch.measures import MEASURE_NAMES
+    from campaign.batch.plan import BatchPlan
+    from campaign.batch.store import ResultStore
+
+    runs = 5000
+    p = BatchPlan("/s.yaml", "s", ("base", "a"), runs, 3, 1000)
+    store = ResultStore.open_or_create(tmp_path, p)
+    rng = np.random.default_rng(1)
+    arrival = {}
+    for c in p.chunks():
+        values = rng.random((len(MEASURE_NAMES), c.n))
+        values[MEASURE_NAMES.index("goeben_arrival_h")] = rng.normal(100 + 10 * c.v, 20, c.n)
+        values[MEASURE_NAMES.index("goeben_arrival_h"), :10] = np.nan  # ten that never got away
+        arrival.setdefault(c.v, []).append(values[MEASURE_NAMES.index("goeben_arrival_h")])
+        store.write(c, values)
+    fig = _histogram(open_results(tmp_path).load(), "goeben_arrival_h", "t")
+    assert [t.name for t in fig.data] == ["base", "a"]
+    for t, v in zip(fig.data, (0, 1)):
+        assert len(t.x) <= MAX_BINS  # not one value per replicate
+        assert list(t.x) == list(fig.data[0].x)  # the same bins for every variant
+        assert sum(t.y) == runs - 10 * len(p.chunks()) // 2  # every replicate with a value, once
+        x = np.concatenate(arrival[v])
+        x = x[np.isfinite(x)]
+        half = t.width[0] / 2
+        inside = (x >= t.x[0] - half) & (x < t.x[0] + half)
+        assert t.y[0] == inside.sum()  # the first bin counts the values in it

@@ -65,6 +65,16 @@ def test_making_a_store_builds_no_dask_graph_of_its_tasks(tmp_path) -> None:
     assert raw[MEASURES_VAR].encoding["chunks"] == (1, 1, N_MEASURES) and raw[DONE].encoding["chunks"] == (1, 1)
 
 
+def test_reading_a_store_takes_many_of_its_chunks_a_dask_task(tmp_path) -> None:
+    # A dask task per stored chunk made analysing 150,000 replicates take over a minute in Dask's
+    # scheduling; the results are read in chunks of dask's own size (array.chunk-size), whole store chunks.
+    p = plan(runs=1000, chunk=1)
+    ResultStore.create(tmp_path, p)
+    ds = open_results(tmp_path)
+    assert ds["battles"].data.npartitions == 1 and ds[DONE].data.npartitions == 1
+    assert ds["battles"].shape == (2, 1000) and np.isnan(ds["battles"].values).all()
+
+
 def test_only_an_existing_store_is_opened_and_looking_writes_nothing(tmp_path) -> None:
     p = plan()
     assert ResultStore.existing(tmp_path / "out", p) is None and not (tmp_path / "out").exists()
