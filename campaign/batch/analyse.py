@@ -45,6 +45,7 @@ KEY_MEASURES = ("goeben_escaped", "goeben_dardanelles", "goeben_arrival_h", "goe
                 "ships_sunk_central", "ships_sunk_entente", "divisions_delivered", "towns_shelled",
                 "points_central", "points_entente", "central_wins")
 MAX_BINS = 100  # the most bars a histogram of the page has
+WHISKERS = (5, 95)  # the percentiles a box's whiskers reach
 HTML_FILE = "analysis.html"
 JSON_FILE = "analysis.json"
 
@@ -184,6 +185,16 @@ def format_tables(rows: Sequence[Row], ds: xr.Dataset) -> str:
 # ---------------------------------------------------------------------------------------------- charts
 
 
+def variant_colours(variants: Sequence[str]) -> dict[str, str]:
+    """A colour for each variant, the same in every chart of the page: Plotly's ten, or for more
+    variants (the historical scenario has fifteen) Plotly's Dark24, so that no two share one; past 24 they
+    repeat."""
+    palette = plotly.colors.qualitative.Plotly
+    if len(variants) > len(palette):
+        palette = plotly.colors.qualitative.Dark24
+    return {str(v): palette[i % len(palette)] for i, v in enumerate(variants)}
+
+
 def _values_by_variant(ds: xr.Dataset, name: str) -> dict[str, np.ndarray]:
     out = {}
     for v, variant in enumerate(ds["variant_name"].values):
@@ -204,11 +215,34 @@ def _histogram(ds: xr.Dataset, name: str, title: str) -> go.Figure | None:
     if len(edges) - 1 > MAX_BINS:
         edges = np.linspace(edges[0], edges[-1], MAX_BINS + 1)
     centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
-    fig = go.Figure([go.Bar(x=centres, y=np.histogram(x, bins=edges)[0], width=widths, name=v, opacity=0.55)
-                     for v, x in data.items()])
+    colour = variant_colours([str(v) for v in ds["variant_name"].values])
+    fig = go.Figure([go.Bar(x=centres, y=np.histogram(x, bins=edges)[0], width=widths, name=v, opacity=0.55,
+                            marker={"color": colour[v]}) for v, x in data.items()])
     m = BY_NAME[name]
     fig.update_layout(barmode="overlay", bargap=0, title=title, xaxis_title=f"{name} ({m.units})",
                       yaxis_title="replicates", legend_title="variant")
+    return fig
+
+
+def _spread(ds: xr.Dataset, name: str, title: str) -> go.Figure | None:
+    """A box per variant, one under another: quartiles and median, whiskers at the :data:`WHISKERS`
+    percentiles, the mean marked; worked out here (Plotly's boxes from precomputed statistics), so that
+    many variants stay readable where overlaid histograms do not, and the page carries five numbers a
+    variant."""
+    data = {v: x for v, x in _values_by_variant(ds, name).items() if len(x)}
+    if not data:
+        return None
+    colour = variant_colours([str(v) for v in ds["variant_name"].values])
+    fig = go.Figure()
+    for v, x in data.items():
+        low, q1, median, q3, high = np.percentile(x, [WHISKERS[0], 25, 50, 75, WHISKERS[1]])
+        fig.add_trace(go.Box(y=[v], q1=[q1], median=[median], q3=[q3], lowerfence=[low], upperfence=[high],
+                             mean=[float(np.mean(x))], orientation="h", name=v, marker={"color": colour[v]},
+                             showlegend=False))
+    m = BY_NAME[name]
+    fig.update_layout(title=f"{title} (box: quartiles; whiskers: {WHISKERS[0]}th and {WHISKERS[1]}th "
+                            "percentiles; dashed: mean)", xaxis_title=f"{name} ({m.units})",
+                      yaxis={"autorange": "reversed"}, height=150 + 28 * len(data))
     return fig
 
 
@@ -259,7 +293,7 @@ def _sensitivity(ds: xr.Dataset, params: Sequence[str], names: Sequence[str]) ->
     fig = make_subplots(rows=len(names), cols=len(params), shared_xaxes=False,
                         row_titles=list(names), column_titles=list(params))
     done = ds[DONE]
-    palette = plotly.colors.qualitative.Plotly
+    colours = variant_colours([str(v) for v in ds["variant_name"].values])
     for i, n in enumerate(names, start=1):
         mean = ds[n].where(done).mean("replicate", skipna=True)  # (variant, point)
         for j, p in enumerate(params, start=1):
@@ -274,7 +308,7 @@ def _sensitivity(ds: xr.Dataset, params: Sequence[str], names: Sequence[str]) ->
                 else:
                     order = np.argsort(x, kind="stable")
                     xs, ys = x[order], y[order]
-                colour = palette[v % len(palette)]
+                colour = colours[str(variant)]
                 fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers" if grid else "markers",
                                          name=str(variant), legendgroup=str(variant),
                                          line={"color": colour}, marker={"color": colour},
@@ -305,7 +339,9 @@ def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str) -> str:
     params = json.loads(ds.attrs.get("design_parameters", "[]"))
     figs = [f for f in (
         _histogram(ds, "goeben_arrival_h", "When Goeben got away (hours after the start), by variant"),
+        _spread(ds, "goeben_arrival_h", "When Goeben got away, by variant"),
         _histogram(ds, "goeben_coal_t", "Goeben's coal when she got away (t), by variant"),
+        _spread(ds, "goeben_coal_t", "Goeben's coal when she got away, by variant"),
         _proportion_bars(rows, "goeben_escaped", "Goeben's escape probability by variant"),
         _differences(rows, ("goeben_escaped", "goeben_arrival_h", "goeben_coal_t", "battles")),
         _sensitivity(ds, params, ("goeben_escaped", "goeben_arrival_h", "goeben_coal_t")),

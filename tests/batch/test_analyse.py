@@ -127,31 +127,68 @@ def test_a_hypercubes_sensitivity_is_its_points_not_a_line_through_them(tmp_path
     assert np.allclose(base.y, 1000 * s[order] + t[order])
 
 
-def test_the_pages_histograms_carry_counts_on_shared_bins_not_every_replicate(tmp_path) -> None:
-    from campaign.batch.analyse import MAX_BINS, _histogram
+def _arrival_results(tmp_path, runs: int = 5000):
+    """A finished two-variant store whose goeben_arrival_h is normal (mean 100 h, 110 h in the second
+    variant; sd 20 h), with ten replicates a chunk that never got away (NaN); the results and each
+    variant's values."""
     from campaign.batch.measures import MEASURE_NAMES
     from campaign.batch.plan import BatchPlan
     from campaign.batch.store import ResultStore
 
-    runs = 5000
     p = BatchPlan("/s.yaml", "s", ("base", "a"), runs, 3, 1000)
     store = ResultStore.open_or_create(tmp_path, p)
     rng = np.random.default_rng(1)
-    arrival = {}
+    arrival: dict[int, list] = {}
+    row = MEASURE_NAMES.index("goeben_arrival_h")
     for c in p.chunks():
         values = rng.random((len(MEASURE_NAMES), c.n))
-        values[MEASURE_NAMES.index("goeben_arrival_h")] = rng.normal(100 + 10 * c.v, 20, c.n)
-        values[MEASURE_NAMES.index("goeben_arrival_h"), :10] = np.nan  # ten that never got away
-        arrival.setdefault(c.v, []).append(values[MEASURE_NAMES.index("goeben_arrival_h")])
+        values[row] = rng.normal(100 + 10 * c.v, 20, c.n)
+        values[row, :10] = np.nan
+        arrival.setdefault(c.v, []).append(values[row])
         store.write(c, values)
-    fig = _histogram(open_results(tmp_path).load(), "goeben_arrival_h", "t")
+    finite = {v: np.concatenate(xs)[np.isfinite(np.concatenate(xs))] for v, xs in arrival.items()}
+    return open_results(tmp_path).load(), finite
+
+
+def test_the_pages_histograms_carry_counts_on_shared_bins_not_every_replicate(tmp_path) -> None:
+    from campaign.batch.analyse import MAX_BINS, _histogram
+
+    ds, values = _arrival_results(tmp_path)
+    fig = _histogram(ds, "goeben_arrival_h", "t")
     assert [t.name for t in fig.data] == ["base", "a"]
     for t, v in zip(fig.data, (0, 1)):
         assert len(t.x) <= MAX_BINS  # not one value per replicate
         assert list(t.x) == list(fig.data[0].x)  # the same bins for every variant
-        assert sum(t.y) == runs - 10 * len(p.chunks()) // 2  # every replicate with a value, once
-        x = np.concatenate(arrival[v])
-        x = x[np.isfinite(x)]
+        assert sum(t.y) == len(values[v]) == 5000 - 50  # every replicate with a value, once
         half = t.width[0] / 2
-        inside = (x >= t.x[0] - half) & (x < t.x[0] + half)
+        inside = (values[v] >= t.x[0] - half) & (values[v] < t.x[0] + half)
         assert t.y[0] == inside.sum()  # the first bin counts the values in it
+
+
+def test_the_pages_boxes_are_each_variants_quartiles_percentiles_and_mean(tmp_path) -> None:
+    from campaign.batch.analyse import WHISKERS, _spread
+
+    ds, values = _arrival_results(tmp_path)
+    fig = _spread(ds, "goeben_arrival_h", "t")
+    assert [t.name for t in fig.data] == ["base", "a"]
+    for t, v in zip(fig.data, (0, 1)):
+        x = values[v]
+        assert t.q1[0] == pytest.approx(np.percentile(x, 25)) and t.q3[0] == pytest.approx(np.percentile(x, 75))
+        assert t.median[0] == pytest.approx(np.median(x)) and t.mean[0] == pytest.approx(x.mean())
+        assert t.lowerfence[0] == pytest.approx(np.percentile(x, WHISKERS[0]))
+        assert t.upperfence[0] == pytest.approx(np.percentile(x, WHISKERS[1]))
+    # Normal arrivals, mean 100 h and 110 h, sd 20 h: the medians where the sampling puts them.
+    assert fig.data[0].median[0] == pytest.approx(100, abs=1.5) and fig.data[1].median[0] == pytest.approx(110, abs=1.5)
+
+
+def test_every_variant_has_its_own_colour_in_every_chart(tmp_path) -> None:
+    import plotly.colors
+
+    from campaign.batch.analyse import _histogram, _spread, variant_colours
+
+    fifteen = [f"v{i}" for i in range(15)]  # the historical scenario's variants: more than Plotly's ten colours
+    assert len(set(variant_colours(fifteen).values())) == 15
+    assert list(variant_colours(["base", "a"]).values()) == plotly.colors.qualitative.Plotly[:2]
+    ds, _ = _arrival_results(tmp_path, runs=1000)
+    for fig in (_histogram(ds, "goeben_arrival_h", "t"), _spread(ds, "goeben_arrival_h", "t")):
+        assert {t.name: t.marker.color for t in fig.data} == variant_colours(["base", "a"])
