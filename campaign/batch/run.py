@@ -10,11 +10,12 @@ Tasks are submitted replicate-chunk by replicate-chunk across variants and point
 interrupted batch has the same replicates of every variant (paired differences stay possible), and a
 window at a time (campaign/batch/window.py: a few for each worker thread), so that a batch of any size
 starts at once and an interrupted one leaves little to cancel. As each finishes, the driver writes its
-measures into the store and advances the progress bar; a task that raises is retried (``retries``), and one whose worker dies is rescheduled by the
-scheduler on another worker (up to ``distributed.scheduler.allowed-failures`` deaths). An interrupted
-batch resumes where it stopped when the same command is run again: the store's completion mask says
-which chunks are done (campaign/batch/store.py). Results do not depend on the number of workers or
-the order in which tasks finish: each replicate's seed depends only on the batch seed and its number.
+measures into the store and advances the progress bar; a task that raises is retried (``retries``), and
+one whose worker dies is rescheduled by the scheduler on another worker (up to
+``distributed.scheduler.allowed-failures`` deaths). An interrupted batch resumes where it stopped when
+the same command is run again: the store's completion mask says which chunks are done
+(campaign/batch/store.py). Results do not depend on the number of workers or the order in which tasks
+finish: each replicate's seed depends only on the batch seed and its number.
 """
 
 from __future__ import annotations
