@@ -43,6 +43,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Column
 from rich.text import Text
 
 from campaign.batch.design import Design
@@ -82,6 +83,9 @@ LOCAL_HOUSEKEEPING = {
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
 }
+
+
+MIN_BAR = 4  # characters of the progress bar's bar, however narrow the terminal
 
 
 class LeaveInterruptsToTheDriver(WorkerPlugin):
@@ -249,10 +253,14 @@ class RateColumn(ProgressColumn):
 
 
 def _progress(console: Console | None, enabled: bool) -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(),
+    """The batch's progress bar. The bar itself takes the width the words and figures leave (at least
+    :data:`MIN_BAR`): a bar of fixed width made Rich cut the figures short in 80 columns, the width of an
+    80-column terminal and of output written to a file (a Slurm job's log), as ``10000/10… replicates``."""
+    return Progress(TextColumn("[bold]{task.description}"),
+                    BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=MIN_BAR)), MofNCompleteColumn(),
                     TextColumn("replicates"), RateColumn(), TimeElapsedColumn(), TextColumn("elapsed"),
                     TimeRemainingColumn(), TextColumn("left"), console=console, disable=not enabled, transient=False,
-                    refresh_per_second=2)
+                    refresh_per_second=2, expand=True)
 
 
 def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = None, scheduler: str | None = None,

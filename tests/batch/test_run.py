@@ -188,6 +188,26 @@ def test_the_bar_names_the_time_elapsed_and_the_time_left() -> None:
     assert re.search(r"4/10 replicates .*\d:\d\d:\d\d elapsed (-:--:--|\d:\d\d:\d\d) left$", line.rstrip()), line
 
 
+def test_the_bars_figures_are_whole_in_80_columns() -> None:
+    # 80 columns: an 80-column terminal, and Rich's width for output written to a file (a Slurm job's log).
+    # The bar gives way, not the figures (they read "10000/10… replicates" beside a bar of fixed width).
+    import io
+
+    from rich.console import Console
+
+    from campaign.batch.run import MIN_BAR, _progress
+
+    for width in (80, 200):
+        out = io.StringIO()
+        bar = _progress(Console(file=out, width=width, force_terminal=False), True)
+        with bar:
+            task = bar.add_task("goeben_1914", total=100_000, completed=0, done_before=0)
+            bar.update(task, completed=99_980)
+        line = out.getvalue().splitlines()[-1].rstrip()
+        assert "…" not in line and "99980/100000 replicates" in line and line.endswith(" left"), line
+        assert len(line) <= width and line.count("━") >= MIN_BAR
+
+
 def test_kept_records_go_under_out_whatever_folder_the_workers_run_in(small, cluster, tmp_path, monkeypatch) -> None:
     # The workers of an existing cluster run in the folder they were started in, not the driver's: a
     # relative --out must reach them as an absolute path.
