@@ -86,6 +86,7 @@ LOCAL_HOUSEKEEPING = {
 
 
 MIN_BAR = 4  # characters of the progress bar's bar, however narrow the terminal
+LOG_EVERY_S = 60.0  # how often the progress is written as a line when the output is not a terminal
 
 
 class LeaveInterruptsToTheDriver(WorkerPlugin):
@@ -296,6 +297,9 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
         outcome.workers = len(client.nthreads()) or (workers or usable_cores())
         bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
                               done_before=done_before)
+        # Written to a file (a Slurm job's log, nohup), the bar is drawn only when the batch ends: it is
+        # also written as a line of its own every LOG_EVERY_S, so that the log tells how far the batch is.
+        logged = time.monotonic() if progress and not bar.console.is_terminal else None
         window = TaskWindow(client, tasks, lambda t: client.submit(task_fn, t, retries=retries, pure=False))
         try:
             for task, fut in window:
@@ -315,6 +319,9 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 outcome.ran += 1
                 outcome.replicates_run += task.chunk.n
                 bar.advance(bar_id, task.chunk.n)
+                if logged is not None and time.monotonic() - logged >= LOG_EVERY_S:
+                    bar.console.print(bar.make_tasks_table(bar.tasks))
+                    logged = time.monotonic()
                 if on_chunk is not None:
                     on_chunk(task.chunk, outcome.ran)
         finally:

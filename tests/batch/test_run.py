@@ -208,6 +208,29 @@ def test_the_bars_figures_are_whole_in_80_columns() -> None:
         assert len(line) <= width and line.count("━") >= MIN_BAR
 
 
+def test_written_to_a_file_the_progress_is_a_line_every_so_often(small, cluster, tmp_path, monkeypatch) -> None:
+    # Not a terminal (a Slurm job's log): Rich draws the bar only at the end, so the driver writes it as
+    # a line of its own every LOG_EVERY_S (here every task), each further on than the one before.
+    import io
+    import re
+
+    from rich.console import Console
+
+    from campaign.batch import run as run_module
+
+    monkeypatch.setattr(run_module, "LOG_EVERY_S", 0.0)
+    out = io.StringIO()
+    outcome = run_batch(make_plan(small, "base", 8, SEED, 2), tmp_path, scheduler=cluster,
+                        console=Console(file=out, width=100, force_terminal=False))
+    assert outcome.complete
+    counts = [int(m) for m in re.findall(r"(\d+)/8 replicates", out.getvalue())]
+    assert counts[:4] == [2, 4, 6, 8] and counts[-1] == 8  # a line a task, then the bar at the end
+    quiet = io.StringIO()
+    run_batch(make_plan(small, "base", 8, SEED, 2), tmp_path / "quiet", scheduler=cluster, progress=False,
+              console=Console(file=quiet, force_terminal=False))
+    assert quiet.getvalue() == ""
+
+
 def test_kept_records_go_under_out_whatever_folder_the_workers_run_in(small, cluster, tmp_path, monkeypatch) -> None:
     # The workers of an existing cluster run in the folder they were started in, not the driver's: a
     # relative --out must reach them as an absolute path.
