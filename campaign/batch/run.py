@@ -299,7 +299,8 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                               done_before=done_before)
         # Written to a file (a Slurm job's log, nohup), the bar is drawn only when the batch ends: it is
         # also written as a line of its own every LOG_EVERY_S, so that the log tells how far the batch is.
-        logged = time.monotonic() if progress and not bar.console.is_terminal else None
+        live = bar.console.is_terminal or bar.console.is_jupyter  # where Rich redraws the bar as it goes
+        logged = time.monotonic() if progress and not live else None
         window = TaskWindow(client, tasks, lambda t: client.submit(task_fn, t, retries=retries, pure=False))
         try:
             for task, fut in window:
