@@ -8,8 +8,9 @@ on a LocalCluster of two workers, exactly as the ``batch`` command does, but wit
 Prints for each: the seconds to work out its replicates' seeds (done once a batch, before the cluster is
 sought), from the call of ``run_batch`` to the first task's result and to the last one waited for, and
 the driver's peak memory; then the ratio of the large batch's wait for its first result to the small
-one's. A driver that hands the cluster every task at once waits in proportion to the batch (a minute
-for 100,000 tasks); one that keeps a window of tasks waits about as long for any batch.
+one's. A driver that keeps a window of tasks waits about as long for any batch. The driver before the
+window (which also worked the seeds out three times and had Dask build a graph of every task) waited
+in proportion to the batch: 139 s for 100,000 tasks, a ratio of 33.6.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 Submitting costs the driver and the scheduler some hundreds of microseconds a task, and both keep every
 task given: with all of them submitted at once, a batch of two million replicates (100,000 tasks) on a
-local cluster waited a minute for its first task and the driver grew to 1.6 GB; stopped, it left the
-scheduler its tasks to cancel as the client closed, and the scheduler's log filled the terminal.
+local cluster waited about half a minute longer for its first result and its driver held 1.6 GB, not
+0.7 GB; stopped, it left the scheduler its tasks to cancel as the client closed, and the scheduler's
+log filled the terminal.
 So the driver keeps only enough tasks on the cluster to keep every worker busy: a few for each of its
 threads (one running and the next ones waiting, so that no worker waits for the driver), and never fewer
 than :data:`MIN_IN_FLIGHT`, so that the workers of a cluster that grows after the batch starts (a Slurm
