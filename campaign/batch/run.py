@@ -52,6 +52,7 @@ from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
 from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk, scenario_of
 from campaign.batch.store import ResultStore
+from campaign.batch.watch import BatchWatch
 from campaign.batch.window import TaskWindow
 from campaign.batch.wording import counted
 from campaign.scenario.loader import list_variants
@@ -86,7 +87,6 @@ LOCAL_HOUSEKEEPING = {
 
 
 MIN_BAR = 4  # characters of the progress bar's bar, however narrow the terminal
-LOG_EVERY_S = 60.0  # how often the progress is written as a line when the output is not a terminal
 
 
 class LeaveInterruptsToTheDriver(WorkerPlugin):
@@ -117,7 +117,7 @@ class BatchOutcome:
     replicates_run: int = 0
     failed: list[tuple[dict, str]] = field(default_factory=list)  # (chunk described, error)
     elapsed_s: float = 0.0
-    workers: int = 0
+    workers: int = 0  # the most worker processes the cluster had at once while the batch ran
 
     @property
     def complete(self) -> bool:
@@ -294,14 +294,12 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 store = ResultStore.create(out, plan)
             except OSError as exc:
                 raise BatchError(f"--out: cannot write {out} ({exc.strerror or exc})") from None
-        outcome.workers = len(client.nthreads()) or (workers or usable_cores())
         bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
                               done_before=done_before)
-        # Written to a file (a Slurm job's log, nohup), the bar is drawn only when the batch ends: it is
-        # also written as a line of its own every LOG_EVERY_S, so that the log tells how far the batch is.
-        live = bar.console.is_terminal or bar.console.is_jupyter  # where Rich redraws the bar as it goes
-        logged = time.monotonic() if progress and not live else None
-        window = TaskWindow(client, tasks, lambda t: client.submit(task_fn, t, retries=retries, pure=False))
+        # A line of progress every so often in a log, and a word when the cluster has no workers.
+        watch = BatchWatch(client, bar, speak=progress)
+        window = TaskWindow(client, tasks, lambda t: client.submit(task_fn, t, retries=retries, pure=False),
+                            threads=watch.threads, on_wait=watch.tick)
         try:
             for task, fut in window:
                 try:
@@ -320,12 +318,11 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 outcome.ran += 1
                 outcome.replicates_run += task.chunk.n
                 bar.advance(bar_id, task.chunk.n)
-                if logged is not None and time.monotonic() - logged >= LOG_EVERY_S:
-                    bar.console.print(bar.make_tasks_table(bar.tasks))
-                    logged = time.monotonic()
+                watch.tick()
                 if on_chunk is not None:
                     on_chunk(task.chunk, outcome.ran)
         finally:
             window.cancel()
             outcome.elapsed_s = time.perf_counter() - t0
+            outcome.workers = watch.most_workers
     return outcome

@@ -10,6 +10,10 @@ threads (one running and the next ones waiting, so that no worker waits for the 
 than :data:`MIN_IN_FLIGHT`, so that the workers of a cluster that grows after the batch starts (a Slurm
 allocation's jobs, which start one by one) find tasks waiting. As each task finishes the window is
 topped up in the batch's order, the cluster's threads counted again every :data:`RECOUNT_S` seconds.
+
+While no task finishes (the workers are busy with long tasks, or there are none: a Slurm allocation's
+jobs not yet started, or ended), the window keeps counting the cluster's threads and calls the driver
+back about every :data:`WAIT_TICK_S`, so that it can say how far the batch is and that it is waiting.
 """
 
 from __future__ import annotations
@@ -27,6 +31,10 @@ IN_FLIGHT_PER_THREAD = 4
 # At least this many, whatever the cluster has now (a cluster whose workers are still starting has none).
 MIN_IN_FLIGHT = 256
 RECOUNT_S = 5.0  # how often the cluster's threads are counted again (one call to the scheduler)
+WAIT_TICK_S = 1.0  # how often the driver is called back while no task finishes
+# How often a window waiting for a task looks for one finished: the wait it adds to a result that comes
+# while the driver has nothing else to do (Dask's own blocking iteration looks every 100 ms).
+POLL_S = 0.02
 
 
 def in_flight_limit(threads: int) -> int:
@@ -37,17 +45,22 @@ def in_flight_limit(threads: int) -> int:
 class TaskWindow(Generic[T]):
     """Submits ``tasks`` in order through ``submit`` (which returns the task's future), keeping at most
     :func:`in_flight_limit` of them on the cluster; iterating gives (task, future) as each finishes.
-    :meth:`cancel` cancels what is on the cluster and submits nothing more."""
+    :meth:`cancel` cancels what is on the cluster and submits nothing more.
+
+    ``threads()`` counts the cluster's worker threads (default: asks the scheduler); ``on_wait()`` is
+    called about every :data:`WAIT_TICK_S` while no task has finished."""
 
     def __init__(self, client: Client, tasks: Iterable[T], submit: Callable[[T], Future],
-                 threads: Callable[[], int] | None = None) -> None:
+                 threads: Callable[[], int] | None = None, on_wait: Callable[[], None] | None = None) -> None:
         self._client = client
         self._queue = iter(tasks)
         self._submit = submit
         self._threads = threads or (lambda: sum(client.nthreads().values()))
+        self._on_wait = on_wait
         self._on_cluster: dict[Future, T] = {}
         self._finished = as_completed(loop=client.loop)
         self._limit = 0
+        self._count: int | None = None
         self._counted_at = float("-inf")
         self._exhausted = False
 
@@ -56,16 +69,23 @@ class TaskWindow(Generic[T]):
         """Tasks submitted and not yet given back."""
         return len(self._on_cluster)
 
+    @property
+    def threads(self) -> int | None:
+        """The cluster's worker threads when last counted (at most :data:`RECOUNT_S` ago while the
+        window is iterated); None before the first count."""
+        return self._count
+
     def _recount(self) -> None:
         now = time.monotonic()
         if now - self._counted_at >= RECOUNT_S:
-            self._limit = in_flight_limit(self._threads())
+            self._count = self._threads()
+            self._limit = in_flight_limit(self._count)
             self._counted_at = now
 
     def _top_up(self) -> None:
+        self._recount()  # also once every task is given: the driver asks how many threads there are
         if self._exhausted:
             return
-        self._recount()
         while len(self._on_cluster) < self._limit:
             try:
                 task = next(self._queue)
@@ -76,10 +96,22 @@ class TaskWindow(Generic[T]):
             self._on_cluster[fut] = task
             self._finished.add(fut)
 
+    def _next_finished(self) -> Future:
+        """The next task to finish, counting the cluster and calling ``on_wait`` while there is none."""
+        ticked = time.monotonic()
+        while not self._finished.has_ready():
+            time.sleep(POLL_S)
+            if time.monotonic() - ticked >= WAIT_TICK_S:
+                self._top_up()  # counts the cluster again when due, and fills a window it has grown
+                if self._on_wait is not None:
+                    self._on_wait()
+                ticked = time.monotonic()
+        return next(self._finished)
+
     def __iter__(self) -> Iterator[tuple[T, Future]]:
         self._top_up()
         while self._on_cluster:
-            fut = next(self._finished)
+            fut = self._next_finished()
             task = self._on_cluster.pop(fut)
             self._top_up()  # before the caller's own work on this result: the workers are not kept waiting
             yield task, fut

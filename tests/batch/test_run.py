@@ -210,21 +210,23 @@ def test_the_bars_figures_are_whole_in_80_columns() -> None:
 
 def test_written_to_a_file_the_progress_is_a_line_every_so_often(small, cluster, tmp_path, monkeypatch) -> None:
     # Not a terminal (a Slurm job's log): Rich draws the bar only at the end, so the driver writes it as
-    # a line of its own every LOG_EVERY_S (here every task), each further on than the one before.
+    # a line of its own every LOG_EVERY_S (here after every task and every tick of waiting for one), none
+    # behind the one before.
     import io
     import re
 
     from rich.console import Console
 
-    from campaign.batch import run as run_module
+    from campaign.batch import watch
 
-    monkeypatch.setattr(run_module, "LOG_EVERY_S", 0.0)
+    monkeypatch.setattr(watch, "LOG_EVERY_S", 0.0)
     out = io.StringIO()
     outcome = run_batch(make_plan(small, "base", 8, SEED, 2), tmp_path, scheduler=cluster,
                         console=Console(file=out, width=100, force_terminal=False))
     assert outcome.complete
     counts = [int(m) for m in re.findall(r"(\d+)/8 replicates", out.getvalue())]
-    assert counts[:4] == [2, 4, 6, 8] and counts[-1] == 8  # a line a task, then the bar at the end
+    # A line after every task (and others while waiting for one), then the bar at the end.
+    assert counts == sorted(counts) and {2, 4, 6} <= set(counts) and counts[-2:] == [8, 8]
     quiet = io.StringIO()
     run_batch(make_plan(small, "base", 8, SEED, 2), tmp_path / "quiet", scheduler=cluster, progress=False,
               console=Console(file=quiet, force_terminal=False))
@@ -250,3 +252,42 @@ def test_kept_records_go_under_out_whatever_folder_the_workers_run_in(small, clu
     finally:
         for d in worker_dirs:  # where the old code wrote them
             shutil.rmtree(os.path.join(d, name), ignore_errors=True)
+
+
+def test_a_batch_on_a_cluster_without_workers_says_it_waits_and_goes_on_when_one_joins(small, tmp_path,
+                                                                                    monkeypatch) -> None:
+    # A Slurm allocation whose jobs have not started (or have ended): the driver writes its progress line
+    # while nothing finishes, says that it waits, and finishes once a worker joins.
+    import io
+    import threading
+    import time
+
+    from distributed import LocalCluster
+    from rich.console import Console
+
+    from campaign.batch import watch, window
+    from campaign.batch.run import LOCAL_QUIET
+
+    monkeypatch.setattr(watch, "NO_WORKERS_GRACE_S", 0.5)
+    monkeypatch.setattr(watch, "LOG_EVERY_S", 1.0)
+    monkeypatch.setattr(window, "RECOUNT_S", 0.1)
+    monkeypatch.setattr(window, "WAIT_TICK_S", 0.1)
+    out = io.StringIO()
+    with LocalCluster(n_workers=0, threads_per_worker=1, processes=True, **LOCAL_QUIET) as empty:
+        def start_a_worker_once_told() -> None:
+            deadline = time.monotonic() + 60
+            while "the batch waits" not in out.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(1.5)  # long enough for a progress line with nothing done
+            empty.scale(1)
+
+        helper = threading.Thread(target=start_a_worker_once_told, daemon=True)
+        helper.start()
+        outcome = run_batch(make_plan(small, "base", 4, SEED, 2), tmp_path, scheduler=empty.scheduler_address,
+                            console=Console(file=out, width=200, force_terminal=False))
+        helper.join()
+    text = out.getvalue()
+    assert outcome.complete and not outcome.failed and outcome.workers == 1
+    assert "0/4 replicates" in text  # a line written while nothing had finished
+    assert text.count("no workers on the cluster: the batch waits for some to join") == 1
+    assert text.index("the batch waits") < text.index("1 worker on the cluster: the batch goes on")

@@ -4,6 +4,7 @@ up in the batch's order; it grows with the cluster; an interrupted batch leaves 
 from __future__ import annotations
 
 import operator
+import time
 
 import pytest
 from distributed import Client
@@ -99,3 +100,27 @@ def test_a_batch_through_a_window_of_one_task_gives_the_reference_dataset(small,
     outcome = run_batch(make_plan(small, "all", RUNS, SEED, CHUNK), tmp_path, scheduler=cluster, progress=False)
     assert outcome.complete and not outcome.failed
     assert open_results(tmp_path).load().identical(open_results(reference).load())
+
+
+def test_while_no_task_finishes_the_window_calls_back_and_counts_the_cluster(client, monkeypatch) -> None:
+    # A task of half a second and a tick of 50 ms: the driver is called back while it waits, and the
+    # cluster is counted again then (a Slurm allocation's workers may leave or join meanwhile).
+    monkeypatch.setattr(window_module, "WAIT_TICK_S", 0.05)
+    monkeypatch.setattr(window_module, "RECOUNT_S", 0.0)
+    counts = iter(range(1, 1000))
+    waits: list[int | None] = []
+    win = TaskWindow(client, [0.5], lambda t: client.submit(time.sleep, t, pure=False),
+                     threads=lambda: next(counts), on_wait=lambda: waits.append(win.threads))
+    assert win.threads is None  # not counted before it is iterated
+    assert [t for t, _ in win] == [0.5]
+    assert len(waits) >= 4  # about ten ticks in half a second
+    assert waits[0] == 2 and waits == list(range(2, 2 + len(waits)))  # counted again at every tick
+
+def test_a_task_that_is_ready_is_given_without_waiting_a_tick(client, monkeypatch) -> None:
+    monkeypatch.setattr(window_module, "WAIT_TICK_S", 3600.0)
+    waited = []
+    win = TaskWindow(client, range(5), lambda t: client.submit(operator.neg, t, pure=False), threads=lambda: 2,
+                     on_wait=lambda: waited.append(1))
+    t0 = time.monotonic()
+    assert sorted(t for t, _ in win) == list(range(5))
+    assert time.monotonic() - t0 < 5.0 and waited == []
