@@ -32,9 +32,6 @@ IN_FLIGHT_PER_THREAD = 4
 MIN_IN_FLIGHT = 256
 RECOUNT_S = 5.0  # how often the cluster's threads are counted again (one call to the scheduler)
 WAIT_TICK_S = 1.0  # how often the driver is called back while no task finishes
-# How often a window waiting for a task looks for one finished: the wait it adds to a result that comes
-# while the driver has nothing else to do (Dask's own blocking iteration looks every 100 ms).
-POLL_S = 0.02
 
 
 def in_flight_limit(threads: int) -> int:
@@ -98,9 +95,15 @@ class TaskWindow(Generic[T]):
 
     def _next_finished(self) -> Future:
         """The next task to finish, counting the cluster and calling ``on_wait`` while there is none."""
+        finished = self._finished
         ticked = time.monotonic()
-        while not self._finished.has_ready():
-            time.sleep(POLL_S)
+        while not finished.has_ready():
+            # as_completed notifies its thread_condition as it queues each finished task (what its own
+            # blocking iteration waits on): asked under the condition's lock, no notice is missed between
+            # the question and the wait, and the wait ends as soon as a task finishes.
+            with finished.thread_condition:
+                if not finished.has_ready():
+                    finished.thread_condition.wait(timeout=max(0.0, WAIT_TICK_S - (time.monotonic() - ticked)))
             if time.monotonic() - ticked >= WAIT_TICK_S:
                 self._top_up()  # counts the cluster again when due, and fills a window it has grown
                 if self._on_wait is not None:

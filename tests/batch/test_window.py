@@ -123,4 +123,4 @@ def test_a_task_that_is_ready_is_given_without_waiting_a_tick(client, monkeypatc
                      on_wait=lambda: waited.append(1))
     t0 = time.monotonic()
     assert sorted(t for t, _ in win) == list(range(5))
-    assert time.monotonic() - t0 < 5.0 and waited == []
+    assert time.monotonic() - t0 < 2.0 and waited == []  # not an hour: a finished task ends the wait
