@@ -179,7 +179,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from campaign.batch.design import DesignError, load_design
     from campaign.batch.parameters import ParameterError
     from campaign.batch.plan import BASE
-    from campaign.batch.run import BatchError, check_scheduler_address, make_plan, run_batch
+    from campaign.batch.run import BatchError, SchedulerLost, check_scheduler_address, make_plan, run_batch
     from campaign.batch.seeds import replicate_seed
     from campaign.batch.store import StoreMismatch, StoreUnreadable, results_path
     from campaign.batch.wording import counted
@@ -220,6 +220,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
         print(f"interrupted: what was finished is in {results_path(out)}; run the same command again to resume",
               file=sys.stderr)
         return 130
+    except SchedulerLost as exc:
+        print(f"error: {exc}; what was finished is in {results_path(out)}; run the same command again, once the "
+              "scheduler is back, to resume", file=sys.stderr)
+        return 1
     if outcome.already_done:
         print(f"  resumed: {outcome.already_done} of {counted(outcome.chunks, 'task')} "
               f"{'was' if outcome.already_done == 1 else 'were'} already done")

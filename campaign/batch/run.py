@@ -32,6 +32,7 @@ from pathlib import Path
 import dask
 from distributed import Client, LocalCluster, WorkerPlugin
 from distributed.comm.addressing import parse_address, parse_host_port
+from distributed.comm.core import CommClosedError
 from distributed.comm.registry import get_backend
 from rich.console import Console
 from rich.progress import (
@@ -60,7 +61,7 @@ from campaign.scenario.loader import list_variants
 DEFAULT_RETRIES = 2  # a task that raises is tried this many more times before the batch gives it up
 # Deaths of a worker a task may be caught in before the scheduler gives it up (Dask's default is 3).
 ALLOWED_WORKER_DEATHS = 3
-CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler
+CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler, and to reach it again after losing it
 HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's address schemes whose location is host:port
 # The most replicates a batch may have (variants x design points x runs): about a month of this
 # campaign on a 2-core machine, hours on a cluster. The plan holds every replicate's seed and every
@@ -103,6 +104,12 @@ class LeaveInterruptsToTheDriver(WorkerPlugin):
 
 class BatchError(ValueError):
     """A batch that cannot be run as asked (unknown variant, bad count, unreachable scheduler)."""
+
+
+class SchedulerLost(RuntimeError):
+    """The driver lost its connection to the cluster's scheduler while the batch ran (the scheduler
+    stopped, or its machine or the network went down) and could not reconnect within
+    :data:`CONNECT_TIMEOUT`. What was finished is in the store: the same batch resumes from it."""
 
 
 @dataclass
@@ -264,6 +271,10 @@ def _progress(console: Console | None, enabled: bool) -> Progress:
                     refresh_per_second=2, expand=True)
 
 
+def _lost(client: Client) -> str:
+    return f"lost the connection to the Dask scheduler at {client.scheduler.address}"
+
+
 def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = None, scheduler: str | None = None,
               keep_records: bool = False, retries: int = DEFAULT_RETRIES, progress: bool = True,
               console: Console | None = None, on_chunk: Callable[[Chunk, int], None] | None = None,
@@ -305,6 +316,8 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 try:
                     result: ChunkResult = fut.result()
                 except Exception as exc:  # noqa: BLE001 - whatever the task raised, or KilledWorker: reported
+                    if client.status != "running":  # cancelled as the client gave the scheduler up
+                        raise SchedulerLost(_lost(client)) from None
                     outcome.failed.append((describe(task), f"{type(exc).__name__}: {exc}"))
                     continue
                 finally:
@@ -321,6 +334,8 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 watch.tick()
                 if on_chunk is not None:
                     on_chunk(task.chunk, outcome.ran)
+        except CommClosedError:  # asking the scheduler (how many workers; a task to submit) with it gone
+            raise SchedulerLost(_lost(client)) from None
         finally:
             window.cancel()
             outcome.elapsed_s = time.perf_counter() - t0

@@ -123,5 +123,6 @@ class TaskWindow(Generic[T]):
         """Cancel the tasks on the cluster; submit no more."""
         self._exhausted = True
         if self._on_cluster:
-            self._client.cancel(list(self._on_cluster))
+            if self._client.status == "running":  # a client that lost its scheduler has nothing to cancel
+                self._client.cancel(list(self._on_cluster))
             self._on_cluster.clear()

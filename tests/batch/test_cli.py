@@ -250,3 +250,58 @@ def test_a_scheduler_address_of_the_wrong_form_is_refused_at_once(small, tmp_pat
                            "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == 2 and f"--scheduler: {address!r} is not a scheduler's address" in done.stderr
     assert "Traceback" not in done.stderr and not out.exists()
+
+
+def test_a_lost_scheduler_ends_the_batch_with_one_message_keeping_what_was_done(small, tmp_path, capsys,
+                                                                                  monkeypatch) -> None:
+    # The scheduler of an existing cluster dies mid-batch (its machine, or the network, goes down): once
+    # the client gives up reconnecting, the driver says so and how to resume; what was written is kept.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    import numpy as np
+
+    import campaign.batch.run
+    from campaign.batch.store import ResultStore
+
+    monkeypatch.setattr(campaign.batch.run, "CONNECT_TIMEOUT", "2s")  # how long the client tries to reconnect
+    script = ("import time\nfrom distributed import LocalCluster\n"
+              "if __name__ == '__main__':\n"
+              "    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=':0') as c:\n"
+              "        print(c.scheduler_address, flush=True)\n"
+              "        time.sleep(600)\n")
+    (tmp_path / "cluster.py").write_text(script)
+    proc = subprocess.Popen([sys.executable, str(tmp_path / "cluster.py")], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    out = tmp_path / "b"
+    try:
+        address = proc.stdout.readline().strip()
+
+        def kill_the_scheduler_once_a_task_is_written() -> None:
+            deadline = time.monotonic() + 120
+            while not any((out / "results.zarr" / "done").rglob("c/*")) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            os.killpg(proc.pid, signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_the_scheduler_once_a_task_is_written, daemon=True)
+        killer.start()
+        code = main(["batch", str(small), "--variants", "base", "--runs", "2000", "--chunk", "1", "--scheduler",
+                     address, "--out", str(out), "--no-progress"])
+        killer.join()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert f"error: lost the connection to the Dask scheduler at {address}" in err
+    assert "run the same command again, once the scheduler is back, to resume" in err
+    assert "Traceback" not in err and "failed:" not in err, err  # no task blamed for it
+    from campaign.batch.run import make_plan
+
+    done = ResultStore.existing(out, make_plan(small, "base", 2000, 0, 1)).done()
+    assert 0 < np.count_nonzero(done) < done.size
