@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import dask
+from dask.utils import parse_timedelta
 from distributed import Client, LocalCluster, WorkerPlugin
+from distributed.client import FutureCancelledError
 from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.core import CommClosedError
 from distributed.comm.registry import get_backend
@@ -62,6 +64,10 @@ DEFAULT_RETRIES = 2  # a task that raises is tried this many more times before t
 # Deaths of a worker a task may be caught in before the scheduler gives it up (Dask's default is 3).
 ALLOWED_WORKER_DEATHS = 3
 CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler, and to reach it again after losing it
+# The reason Dask gives the futures it cancels on losing the scheduler (distributed.client.Client._reconnect).
+LOST_REASON = "scheduler-connection-lost"
+RECONNECT_POLL_S = 0.1  # how often the driver looks whether its client has reconnected
+RECONNECT_SLACK_S = 5.0  # beyond CONNECT_TIMEOUT, for the client's own last attempt to end
 HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's address schemes whose location is host:port
 # The most replicates a batch may have (variants x design points x runs): about a month of this
 # campaign on a 2-core machine, hours on a cluster. The plan holds every replicate's seed and every
@@ -271,8 +277,24 @@ def _progress(console: Console | None, enabled: bool) -> Progress:
                     refresh_per_second=2, expand=True)
 
 
-def _lost(client: Client) -> str:
-    return f"lost the connection to the Dask scheduler at {client.scheduler.address}"
+def lost_scheduler(client: Client, exc: BaseException) -> bool:
+    """Did a task's future fail with ``exc`` because ``client`` lost its scheduler? On losing it, a client
+    cancels every future it holds, then tries to reconnect for its timeout (:data:`CONNECT_TIMEOUT`), and
+    closes if it cannot."""
+    return client.status != "running" or (isinstance(exc, FutureCancelledError) and exc.reason == LOST_REASON)
+
+
+def reconnected(client: Client) -> bool:
+    """Wait while ``client`` tries to reconnect to its scheduler: True once it has, False once it has given
+    up (or :data:`CONNECT_TIMEOUT`, and a little more, has passed)."""
+    deadline = time.monotonic() + parse_timedelta(CONNECT_TIMEOUT) + RECONNECT_SLACK_S
+    while client.status == "connecting" and time.monotonic() < deadline:
+        time.sleep(RECONNECT_POLL_S)
+    return client.status == "running"
+
+
+def _lost(address: str) -> str:
+    return f"lost the connection to the Dask scheduler at {address}"
 
 
 def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = None, scheduler: str | None = None,
@@ -305,6 +327,7 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 store = ResultStore.create(out, plan)
             except OSError as exc:
                 raise BatchError(f"--out: cannot write {out} ({exc.strerror or exc})") from None
+        address = client.scheduler.address  # named if it is lost (a client that gives it up forgets it)
         bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
                               done_before=done_before)
         # A line of progress every so often in a log, and a word when the cluster has no workers.
@@ -316,8 +339,11 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 try:
                     result: ChunkResult = fut.result()
                 except Exception as exc:  # noqa: BLE001 - whatever the task raised, or KilledWorker: reported
-                    if client.status != "running":  # cancelled as the client gave the scheduler up
-                        raise SchedulerLost(_lost(client)) from None
+                    if lost_scheduler(client, exc):
+                        if not reconnected(client):
+                            raise SchedulerLost(_lost(address)) from None
+                        window.resubmit(task)  # the scheduler, back or new, knows nothing of it
+                        continue
                     outcome.failed.append((describe(task), f"{type(exc).__name__}: {exc}"))
                     continue
                 finally:
@@ -335,7 +361,7 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 if on_chunk is not None:
                     on_chunk(task.chunk, outcome.ran)
         except CommClosedError:  # asking the scheduler (how many workers; a task to submit) with it gone
-            raise SchedulerLost(_lost(client)) from None
+            raise SchedulerLost(_lost(address)) from None
         finally:
             window.cancel()
             outcome.elapsed_s = time.perf_counter() - t0

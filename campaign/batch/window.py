@@ -119,6 +119,13 @@ class TaskWindow(Generic[T]):
             self._top_up()  # before the caller's own work on this result: the workers are not kept waiting
             yield task, fut
 
+    def resubmit(self, task: T) -> None:
+        """Submit ``task`` again (its future was cancelled: the client lost its scheduler and reconnected,
+        and a scheduler forgets what it had). It is given back again as it finishes."""
+        fut = self._submit(task)
+        self._on_cluster[fut] = task
+        self._finished.add(fut)
+
     def cancel(self) -> None:
         """Cancel the tasks on the cluster; submit no more."""
         self._exhausted = True

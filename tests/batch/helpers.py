@@ -28,3 +28,11 @@ def fail_variant(task: ChunkTask, variant: str) -> ChunkResult:
     if task.variant == variant:
         raise RuntimeError(f"boom in {variant}")
     return run_chunk(task)
+
+
+def slow(task: ChunkTask, seconds: float) -> ChunkResult:
+    """Runs the chunk after ``seconds`` (s): a batch that lasts long enough to be disturbed."""
+    import time
+
+    time.sleep(seconds)
+    return run_chunk(task)

@@ -38,6 +38,11 @@ def assert_same_as_reference(ds, ref) -> None:
         np.testing.assert_array_equal(ds[m].values, ref[m].values[rows, :n], err_msg=m)
 
 
+def written(out) -> int:
+    """Chunks of the completion mask written so far (a file each)."""
+    return sum(p.is_file() for p in (out / "results.zarr" / DONE / "c").rglob("*"))
+
+
 def record_files(out) -> list[tuple[str, str]]:
     return sorted((p.parent.parent.name, p.parent.name) for p in (out / "records").rglob("events.jsonl"))
 
@@ -291,3 +296,66 @@ def test_a_batch_on_a_cluster_without_workers_says_it_waits_and_goes_on_when_one
     assert "0/4 replicates" in text  # a line written while nothing had finished
     assert text.count("no workers on the cluster: the batch waits for some to join") == 1
     assert text.index("the batch waits") < text.index("1 worker on the cluster: the batch goes on")
+
+
+def test_a_scheduler_back_within_the_timeout_finishes_the_batch_without_duplicates(small, reference, tmp_path,
+                                                                                   monkeypatch) -> None:
+    # The scheduler dies mid-batch and a new one starts at the same address (a supervisor restarting it):
+    # the client reconnects, the driver submits again the tasks the client had to cancel, and the batch
+    # ends with every replicate once, as the reference batch has them.
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from campaign.batch import run as run_module
+    from campaign.paths import ROOT
+
+    monkeypatch.setattr(run_module, "CONNECT_TIMEOUT", "60s")  # time for a new scheduler to start
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = tmp_path / "cluster.py"
+    script.write_text("import time\nfrom distributed import LocalCluster\n"
+                      "if __name__ == '__main__':\n"
+                      f"    with LocalCluster(n_workers=1, threads_per_worker=1, host='127.0.0.1', scheduler_port={port},"
+                      " dashboard_address=':0') as c:\n"
+                      "        print(c.scheduler_address, flush=True)\n"
+                      "        time.sleep(600)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the workers unpickle tests.batch.helpers
+
+    def start() -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True, start_new_session=True, env=env)
+
+    clusters = [start()]
+    at_restart: list[int] = []  # chunks written when the scheduler was killed
+    out = tmp_path / "out"
+    try:
+        address = clusters[0].stdout.readline().strip()
+
+        def restart_the_scheduler_after_a_few_tasks() -> None:
+            deadline = time.monotonic() + 120
+            while written(out) < 3 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            os.killpg(clusters[0].pid, signal.SIGKILL)
+            at_restart.append(written(out))
+            clusters[0].wait()
+            clusters.append(start())
+
+        restarter = threading.Thread(target=restart_the_scheduler_after_a_few_tasks, daemon=True)
+        restarter.start()
+        outcome = run_batch(make_plan(small, "base", RUNS, SEED, 1), out, scheduler=address, progress=False,
+                            task_fn=functools.partial(helpers.slow, seconds=0.3))
+        restarter.join()
+    finally:
+        for c in clusters:
+            if c.poll() is None:
+                os.killpg(c.pid, signal.SIGKILL)
+            c.wait()
+    assert len(clusters) == 2 and 3 <= at_restart[0] < RUNS  # the scheduler was restarted mid-batch
+    assert outcome.complete and not outcome.failed and outcome.ran == RUNS
+    assert_same_as_reference(dataset(out), dataset(reference))

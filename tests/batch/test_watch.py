@@ -21,8 +21,11 @@ class Cluster:
 
     def __init__(self) -> None:
         self.workers: dict[str, int] = {}
+        self.status = "running"  # "connecting" while a client tries to reach its scheduler again
 
     def nthreads(self) -> dict[str, int]:
+        if self.status != "running":
+            raise OSError("no scheduler to ask")
         return dict(self.workers)
 
 
@@ -87,3 +90,15 @@ def test_the_progress_line_is_written_only_where_the_bar_is_not_redrawn(monkeypa
     watch.threads()
     watch.tick()  # no task has finished: the line says so
     assert bool(re.search(r"0/8", out.getvalue())) is not terminal
+
+
+def test_while_the_scheduler_is_lost_the_last_count_stands(monkeypatch) -> None:
+    # Asking a lost scheduler would raise or wait: the driver learns of the loss from its cancelled tasks.
+    monkeypatch.setattr(watch_module, "NO_WORKERS_GRACE_S", 0.0)
+    watch, cluster, out = make()
+    cluster.workers = {"tcp://a:1": 2}
+    assert watch.threads() == 2
+    cluster.status = "connecting"
+    assert watch.threads() == 2
+    watch.tick()
+    assert out.getvalue() == ""  # not "no workers": the workers were not counted
