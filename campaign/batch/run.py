@@ -12,8 +12,10 @@ window at a time (campaign/batch/window.py: a few for each worker thread), so th
 starts at once and an interrupted one leaves little to cancel. As each finishes, the driver writes its
 measures into the store and advances the progress bar; a task that raises is retried (``retries``), and
 one whose worker dies is rescheduled by the scheduler on another worker (up to
-``distributed.scheduler.allowed-failures`` deaths). An interrupted batch resumes where it stopped when
-the same command is run again: the store's completion mask says which chunks are done
+``distributed.scheduler.allowed-failures`` deaths). If the scheduler itself is lost, Dask cancels every
+task on it and its client tries to reconnect for :data:`CONNECT_TIMEOUT`: if it does, the driver submits
+those tasks again; if not, the batch stops (:class:`SchedulerLost`). An interrupted batch resumes where
+it stopped when the same command is run again: the store's completion mask says which chunks are done
 (campaign/batch/store.py). Results do not depend on the number of workers or the order in which tasks
 finish: each replicate's seed depends only on the batch seed and its number.
 """
