@@ -321,8 +321,8 @@ def test_a_scheduler_back_within_the_timeout_finishes_the_batch_without_duplicat
     script = tmp_path / "cluster.py"
     script.write_text("import time\nfrom distributed import LocalCluster\n"
                       "if __name__ == '__main__':\n"
-                      f"    with LocalCluster(n_workers=1, threads_per_worker=1, host='127.0.0.1', scheduler_port={port},"
-                      " dashboard_address=':0') as c:\n"
+                      "    with LocalCluster(n_workers=1, threads_per_worker=1, host='127.0.0.1',"
+                      f" scheduler_port={port}, dashboard_address=':0') as c:\n"
                       "        print(c.scheduler_address, flush=True)\n"
                       "        time.sleep(600)\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the workers unpickle tests.batch.helpers

@@ -31,7 +31,8 @@ class Cluster:
 
 def make(speak: bool = True, terminal: bool = False) -> tuple[BatchWatch, Cluster, io.StringIO]:
     out = io.StringIO()
-    bar = Progress(MofNCompleteColumn(), console=Console(file=out, width=100, force_terminal=terminal), disable=not speak)
+    console = Console(file=out, width=100, force_terminal=terminal)
+    bar = Progress(MofNCompleteColumn(), console=console, disable=not speak)
     bar.add_task("batch", total=8)
     cluster = Cluster()
     return BatchWatch(cluster, bar, speak), cluster, out  # type: ignore[arg-type]
