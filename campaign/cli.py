@@ -179,7 +179,14 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from campaign.batch.design import DesignError, load_design
     from campaign.batch.parameters import ParameterError
     from campaign.batch.plan import BASE
-    from campaign.batch.run import BatchError, SchedulerLost, check_scheduler_address, make_plan, run_batch
+    from campaign.batch.run import (
+        BatchError,
+        ResultsNotWritten,
+        SchedulerLost,
+        check_scheduler_address,
+        make_plan,
+        run_batch,
+    )
     from campaign.batch.seeds import replicate_seed
     from campaign.batch.store import StoreMismatch, StoreUnreadable, results_path
     from campaign.batch.wording import counted
@@ -223,6 +230,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
     except SchedulerLost as exc:
         print(f"error: {exc}; what was finished is in {results_path(out)}; run the same command again, once the "
               "scheduler is back, to resume", file=sys.stderr)
+        return 1
+    except ResultsNotWritten as exc:
+        print(f"error: {exc}; what was written before is kept; mend it (free some space) and run the same command "
+              "again to resume", file=sys.stderr)
         return 1
     if outcome.already_done:
         print(f"  resumed: {outcome.already_done} of {counted(outcome.chunks, 'task')} "

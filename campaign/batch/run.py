@@ -114,6 +114,11 @@ class BatchError(ValueError):
     """A batch that cannot be run as asked (unknown variant, bad count, unreachable scheduler)."""
 
 
+class ResultsNotWritten(RuntimeError):
+    """The driver could not write a finished task into the store (a full disk, a file system gone
+    read-only). What was written before is kept: the same batch resumes from it."""
+
+
 class SchedulerLost(RuntimeError):
     """The driver lost its connection to the cluster's scheduler while the batch ran (the scheduler
     stopped, or its machine or the network went down) and could not reconnect within
@@ -355,7 +360,10 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                                                             "install the same version of this package on every "
                                                             "worker")))
                     continue
-                store.write(task.chunk, result.values)
+                try:
+                    store.write(task.chunk, result.values)
+                except OSError as exc:
+                    raise ResultsNotWritten(f"cannot write {store.path} ({exc.strerror or exc})") from None
                 outcome.ran += 1
                 outcome.replicates_run += task.chunk.n
                 bar.advance(bar_id, task.chunk.n)

@@ -305,3 +305,31 @@ def test_a_lost_scheduler_ends_the_batch_with_one_message_keeping_what_was_done(
 
     done = ResultStore.existing(out, make_plan(small, "base", 2000, 0, 1)).done()
     assert 0 < np.count_nonzero(done) < done.size
+
+
+def test_a_store_that_fills_the_disk_mid_batch_stops_it_with_one_message_and_resumes(small, cluster, tmp_path,
+                                                                                      capsys, monkeypatch) -> None:
+    import errno
+
+    from campaign.batch.store import ResultStore
+
+    write = ResultStore.write
+    calls = {"n": 0}
+
+    def full_on_the_third(self, chunk, values):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        write(self, chunk, values)
+
+    monkeypatch.setattr(ResultStore, "write", full_on_the_third)
+    out = tmp_path / "b"
+    args = ["batch", str(small), "--variants", "base", "--runs", "8", "--chunk", "1", "--scheduler", cluster,
+            "--out", str(out), "--no-progress"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert f"error: cannot write {out / 'results.zarr'} (No space left on device)" in err
+    assert "run the same command again to resume" in err and "Traceback" not in err
+    monkeypatch.setattr(ResultStore, "write", write)  # space freed
+    assert main(args) == 0
+    assert "resumed: 2 of 8 tasks were already done" in capsys.readouterr().out
