@@ -370,7 +370,8 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 watch.tick()
                 if on_chunk is not None:
                     on_chunk(task.chunk, outcome.ran)
-        except CommClosedError:  # asking the scheduler (how many workers; a task to submit) with it gone
+        except CommClosedError:  # a call to a scheduler gone, made outside the watch (which keeps its last
+            # count) and before the cancelled tasks tell of it: the same loss
             raise SchedulerLost(_lost(address)) from None
         finally:
             window.cancel()

@@ -38,17 +38,17 @@ class BatchWatch:
         self._none_since: float | None = None
         self._said_none = False
         self.most_workers = 0  # the most worker processes the cluster had at once, as counted
-        self._threads = 0  # the cluster's worker threads when last counted
+        self._last_threads = 0  # the cluster's worker threads when last counted
 
     def threads(self) -> int:
         """The cluster's worker threads now (one call to the scheduler), its workers noted; the last count
         while the client has lost the scheduler (the driver sees that by the tasks it had cancelled)."""
         if self._client.status != "running":
-            return self._threads
+            return self._last_threads
         try:
             nthreads = self._client.nthreads()
         except OSError:  # lost just now (Dask's CommClosedError is one)
-            return self._threads
+            return self._last_threads
         workers = len(nthreads)
         self.most_workers = max(self.most_workers, workers)
         if workers:
@@ -58,8 +58,8 @@ class BatchWatch:
                 self._said_none = False
         elif self._none_since is None:
             self._none_since = time.monotonic()
-        self._threads = sum(nthreads.values())
-        return self._threads
+        self._last_threads = sum(nthreads.values())
+        return self._last_threads
 
     def tick(self) -> None:
         """Say what is due: that the cluster has had no worker for a while, and the progress line."""
