@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from campaign.batch.bundle import ScenarioFiles
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.seeds import replicate_seeds
@@ -28,6 +29,7 @@ BASE = "base"  # the variant name of the scenario itself
 # batch loses little. Dask's cost per task (milliseconds) is negligible beside a replicate (a second).
 MAX_DEFAULT_CHUNK = 20
 TASKS_PER_CELL = 32
+SCENARIO_FILES = "scenario_files"  # the identity's {path: SHA-256} of the files the workers load
 
 
 def default_chunk(runs: int) -> int:
@@ -52,8 +54,9 @@ class Chunk:
 
 @dataclass(frozen=True)
 class BatchPlan:
-    """A batch: the scenario file, the variants (``base`` first), replicates, seed, chunking, design and
-    tactical engine (None: the scenario's)."""
+    """A batch: the scenario file, the variants (``base`` first), replicates, seed, chunking, design,
+    tactical engine (None: the scenario's) and the scenario's files as read when the batch was planned
+    (campaign/batch/bundle.py; None: the workers read them from ``scenario``'s folder themselves)."""
 
     scenario: str
     scenario_name: str
@@ -63,6 +66,7 @@ class BatchPlan:
     chunk: int
     design: Design | None = None
     engine: str | None = None
+    files: ScenarioFiles | None = None
 
     def __post_init__(self) -> None:
         if not self.variants or self.variants[0] != BASE:
@@ -120,4 +124,5 @@ class BatchPlan:
         return {"scenario": self.scenario, "scenario_name": self.scenario_name,
                 "variants": json.dumps(list(self.variants)), "runs": self.runs, "batch_seed": self.seed,
                 "chunk_replicates": self.chunk, "design": self.design.describe() if self.design else "",
-                "engine": self.engine or "", "measures": json.dumps(list(MEASURE_NAMES))}
+                "engine": self.engine or "", "measures": json.dumps(list(MEASURE_NAMES)),
+                SCENARIO_FILES: json.dumps(dict(self.files.sha256)) if self.files is not None else ""}

@@ -7,8 +7,9 @@ with them: ``python run_campaign.py SCENARIO --variant V --seed SEED``, with ``-
 parameter of a design point, or :func:`rerun` from Python). With ``records_dir`` each replicate's ``events.jsonl`` is also written, under
 ``records/<variant>/[point<p>/]<seed>/``, atomically, so a retried task replaces its own files.
 
-The scenario of each (file, variant) is loaded once per worker process and kept (``functools.cache``);
-design parameters are applied to the loaded scenario (campaign/batch/parameters.py).
+A task carries the scenario's files as the driver read them (campaign/batch/bundle.py), so a worker needs
+no copy of them; the scenario of each (files, variant) is loaded once per worker process and kept. Design
+parameters are applied to the loaded scenario (campaign/batch/parameters.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from campaign.batch.bundle import ScenarioFiles, scenario_from
 from campaign.batch.collector import settle_collector
 from campaign.batch.measures import MEASURE_NAMES, as_row, flatten
 from campaign.batch.parameters import apply_parameters
@@ -35,9 +37,10 @@ RECORDS = "records"
 
 @dataclass(frozen=True)
 class ChunkTask:
-    """Everything a worker needs for one chunk (small and picklable: no scenario objects)."""
+    """Everything a worker needs for one chunk (small and picklable: the scenario's files, compressed,
+    not scenario objects)."""
 
-    scenario: str
+    scenario: str  # the scenario file's path on the driver's machine (read there only without ``files``)
     variant: str
     chunk: Chunk
     seeds: tuple[int, ...]
@@ -45,6 +48,7 @@ class ChunkTask:
     point: int | None = None  # the design point's number (None: the batch has no design)
     engine: str | None = None
     records_dir: str | None = None
+    files: ScenarioFiles | None = None
 
 
 @dataclass(frozen=True)
@@ -60,9 +64,14 @@ def scenario_of(path: str, variant: str) -> Scenario:
     return load_scenario(path, variant=None if variant == BASE else variant)
 
 
-def prepared(path: str, variant: str, parameters: Mapping[str, float]) -> Scenario:
-    """The scenario of a variant at a design point."""
-    return apply_parameters(scenario_of(path, variant), dict(parameters))
+def prepared(task: ChunkTask) -> Scenario:
+    """The scenario of a task's variant at its design point: from the files it carries, or else from its
+    scenario's path."""
+    if task.files is not None:
+        sc = scenario_from(task.files, None if task.variant == BASE else task.variant)
+    else:
+        sc = scenario_of(task.scenario, task.variant)
+    return apply_parameters(sc, dict(task.parameters))
 
 
 def record_folder(records_dir: str | Path, variant: str, seed: int, point: int | None = None) -> Path:
@@ -81,7 +90,7 @@ def run_replicate(sc: Scenario, seed: int, engine: str | None = None) -> tuple[d
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Run a chunk's replicates in order and return their measures."""
-    sc = prepared(task.scenario, task.variant, dict(task.parameters))
+    sc = prepared(task)
     settle_collector()  # what the worker keeps, its caches, is not walked again by the collector
     cols = []
     for seed in task.seeds:

@@ -4,7 +4,8 @@ By default the batch runs on a ``LocalCluster`` of ``workers`` single-threaded w
 per core: a replicate is pure Python, so threads would only wait for each other); given a scheduler
 address it runs on an existing Dask cluster instead — a cluster started by hand, or a Slurm allocation
 through dask-jobqueue — with no other change. Every worker must have this package installed and, with
-``--keep-records``, see the output folder (a shared file system).
+``--keep-records``, see the output folder (a shared file system); the scenario's files go with the tasks
+(campaign/batch/bundle.py), as the driver read them when the batch was planned.
 
 Tasks are submitted replicate-chunk by replicate-chunk across variants and points, so that an
 interrupted batch has the same replicates of every variant (paired differences stay possible), and a
@@ -51,16 +52,18 @@ from rich.progress import (
 from rich.table import Column
 from rich.text import Text
 
+from campaign.batch.bundle import FilesError, ScenarioFiles, gather, scenario_from
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
-from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk, scenario_of
+from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk
 from campaign.batch.store import ResultStore
 from campaign.batch.watch import BatchWatch
 from campaign.batch.window import TaskWindow
 from campaign.batch.wording import counted
-from campaign.scenario.loader import list_variants
+from campaign.scenario.loader import ScenarioError, list_variants, load_scenario
+from campaign.scenario.model import Scenario
 
 DEFAULT_RETRIES = 2  # a task that raises is tried this many more times before the batch gives it up
 # Deaths of a worker a task may be caught in before the scheduler gives it up (Dask's default is 3).
@@ -171,6 +174,18 @@ def resolve_variants(scenario: str | Path, spec: str | Sequence[str] | None) -> 
     return tuple(out)
 
 
+def _loaded(path: str, files: ScenarioFiles, variant: str) -> Scenario:
+    """Variant ``variant`` of the scenario at ``path`` loaded from ``files``, as the workers will load it.
+    A fault is reported as loading the file itself reports it, naming the scenario's own files rather
+    than the loader's temporary copies."""
+    overlay = None if variant == BASE else variant
+    try:
+        return scenario_from(files, overlay)
+    except ScenarioError:
+        load_scenario(path, variant=overlay)  # the same fault, named in the scenario's folder
+        raise
+
+
 def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all", runs: int = 100,
               seed: int = 0, chunk: int | None = None, design: Design | None = None,
               engine: str | None = None) -> BatchPlan:
@@ -189,13 +204,17 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
         raise BatchError(f"--runs: {runs:,} replicates x {counted(len(names), 'variant')} x "
                          f"{counted(points, 'design point')} = {len(names) * points * runs:,} replicates, more than "
                          f"{MAX_REPLICATES:,} in one batch; split it into several (--out) or give fewer")
+    try:
+        files = gather(path, names[1:])
+    except FilesError as exc:
+        raise BatchError(str(exc)) from None
     name = ""
     for v in names:
-        sc = scenario_of(path, v)
+        sc = _loaded(path, files, v)
         name = name or sc.name
         for p in range(design.n_points if design is not None else 0):
             apply_parameters(sc, design.point(p))
-    return BatchPlan(path, name, names, runs, seed, chunk or default_chunk(runs), design, engine)
+    return BatchPlan(path, name, names, runs, seed, chunk or default_chunk(runs), design, engine, files)
 
 
 def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None) -> Iterator[ChunkTask]:
@@ -206,7 +225,7 @@ def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None
     for c in sorted(chunks, key=lambda c: (c.r0, c.v, c.p)):
         yield ChunkTask(plan.scenario, plan.variants[c.v], c, tuple(int(s) for s in seeds[c.r0:c.r1]),
                         tuple(plan.point(c.p).items()), c.p if plan.design is not None else None, plan.engine,
-                        records)
+                        records, plan.files)
 
 
 def check_scheduler_address(address: str) -> None:

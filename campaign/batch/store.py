@@ -22,8 +22,9 @@ shares the machine with the workers, some 35 times as much for every task. A tas
 worker died after finishing it, or a resumed batch recomputed a chunk whose measures were written but not
 its mask) writes the same values into the same cells: there are no duplicates to remove. A resumed
 batch skips the chunks whose cells are all done. The batch's identity (campaign/batch/plan.py
-``BatchPlan.identity``) is kept in the attributes, and a store made by another batch is refused rather
-than mixed.
+``BatchPlan.identity``, with the SHA-256 of each of the scenario's files the workers load) is kept in the
+attributes, and a store made by another batch, or by this one before its scenario's files were edited,
+is refused rather than mixed.
 """
 
 from __future__ import annotations
@@ -38,10 +39,11 @@ import numpy as np
 import xarray as xr
 import zarr
 
+from campaign.batch.bundle import changed
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES, MEASURES
 from campaign.batch.parameters import parameter
-from campaign.batch.plan import BatchPlan, Chunk
+from campaign.batch.plan import SCENARIO_FILES, BatchPlan, Chunk
 
 RESULTS = "results.zarr"
 DONE = "done"
@@ -139,6 +141,14 @@ class ResultStore:
         attrs = dict(group.attrs)
         want = plan.identity()
         differ = [k for k, v in want.items() if attrs.get(k) != v]
+        if SCENARIO_FILES not in attrs:
+            raise StoreMismatch(f"{path} was written by an earlier version of this program (it does not record "
+                                "the scenario's files): give another --out, or remove it to start again")
+        if differ == [SCENARIO_FILES] and want[SCENARIO_FILES]:
+            then, now = json.loads(attrs[SCENARIO_FILES] or "{}"), json.loads(want[SCENARIO_FILES])
+            raise StoreMismatch(f"{path} holds this batch's results from other versions of the scenario's files: "
+                                f"{', '.join(changed(then, now))} changed since it began; resuming would put two "
+                                "versions of the scenario into one Dataset: restore them, or give another --out")
         if differ:
             raise StoreMismatch(f"{path} holds the results of another batch (it differs in "
                                 f"{', '.join(differ)}); give another --out, or remove it to start again")

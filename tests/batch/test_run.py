@@ -66,6 +66,21 @@ def test_one_worker_gives_the_same_dataset_as_two(small, reference, tmp_path) ->
     assert dataset(tmp_path).identical(dataset(reference))
 
 
+def test_the_workers_need_no_copy_of_the_scenarios_files(cluster, reference, tmp_path) -> None:
+    # The workers of a cluster on other machines see neither the driver's folder nor a shared one; the
+    # files go with the tasks. Here the folder is gone before the batch starts.
+    import shutil
+
+    from tests.batch.conftest import write_small
+
+    small = write_small(tmp_path / "s")
+    plan = make_plan(small, "all", RUNS, SEED, CHUNK)
+    shutil.rmtree(small.parent)
+    outcome = run_batch(plan, tmp_path / "out", scheduler=cluster, progress=False)
+    assert outcome.complete and not outcome.failed
+    assert_same_as_reference(dataset(tmp_path / "out"), dataset(reference))
+
+
 def test_a_killed_worker_is_replaced_and_every_replicate_written_once(small, cluster, reference, tmp_path) -> None:
     marker = tmp_path / "killed"
     out = tmp_path / "out"

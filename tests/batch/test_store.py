@@ -182,3 +182,30 @@ def test_a_store_of_the_earlier_layout_is_refused_not_mixed(tmp_path) -> None:
     group.create_array("battles", shape=(2, 7), dtype="f8")  # a variable per measure, as stores once were
     with pytest.raises(StoreMismatch, match="earlier version"):
         ResultStore.open_or_create(tmp_path, plan())
+
+
+def test_a_store_that_does_not_record_its_scenarios_files_is_refused_not_mixed(tmp_path) -> None:
+    # Stores made before the scenario's files were part of a batch's identity cannot say whether the
+    # files changed since: resuming one could mix two versions of the scenario.
+    import zarr
+
+    ResultStore.open_or_create(tmp_path, plan())
+    group = zarr.open_group(str(tmp_path / "results.zarr"), mode="r+")
+    del group.attrs["scenario_files"]
+    with pytest.raises(StoreMismatch, match="does not record the scenario's files"):
+        ResultStore.open_or_create(tmp_path, plan())
+
+
+def test_a_store_of_other_versions_of_the_scenarios_files_names_those_that_changed(tmp_path) -> None:
+    from campaign.batch.bundle import ScenarioFiles
+
+    def files(**digests: str) -> ScenarioFiles:
+        sha = tuple(sorted((k.replace("__", "/") + ".yaml", v) for k, v in digests.items()))
+        return ScenarioFiles("s.yaml", (), sha)
+
+    ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="2")))
+    assert ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="2")))  # the same: resumes
+    with pytest.raises(StoreMismatch, match=r"variants/a\.yaml changed since it began"):
+        ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="3")))
+    with pytest.raises(StoreMismatch, match="another batch"):  # other files and another seed
+        ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="3"), seed=9))
