@@ -32,8 +32,9 @@ import xarray as xr
 from plotly.subplots import make_subplots
 from scipy import stats
 
+from campaign.batch.bundle import changed_on_disk
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
-from campaign.batch.plan import BASE
+from campaign.batch.plan import BASE, SCENARIO_FILES
 from campaign.batch.store import DONE, design_of, open_results
 from campaign.batch.wording import counted
 from campaign.output import files
@@ -362,6 +363,17 @@ def _plain(e: Estimate) -> dict[str, float | int | None]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(e).items()}
 
 
+def _files_note(ds: xr.Dataset) -> str:
+    """A note when the scenario's files the batch ran (their SHA-256s in its attributes) have changed on
+    disk since: a replicate rerun from them is no longer that batch's. Empty otherwise."""
+    recorded = json.loads(ds.attrs.get(SCENARIO_FILES) or "{}")
+    differ = changed_on_disk(ds.attrs.get("scenario", ""), recorded) if recorded else []
+    if not differ:
+        return ""
+    return (f"\n\nnote: {', '.join(differ)} changed since this batch ran (beside {ds.attrs['scenario']}): a "
+            "replicate rerun from the files as they are now will not be the batch's")
+
+
 def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple[str, list[Path]]:
     """Analyse the batch in ``out_dir``: the tables as text, and the files written (analysis.html and
     analysis.json, in ``out_dir``)."""
@@ -372,7 +384,7 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
         if unknown:
             raise ValueError(f"--measures: unknown measure {', '.join(unknown)} (known: {', '.join(MEASURE_NAMES)})")
     rows = summarise(ds, measures)
-    text = format_tables(rows, ds)
+    text = format_tables(rows, ds) + _files_note(ds)
     summary_line = text.split("\n", 2)
     page = html_page(ds, rows, "\n".join(summary_line[:2]))
     table = json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,

@@ -80,6 +80,38 @@ def test_batch_on_a_cluster_resume_and_analyse(small, cluster, tmp_path, capsys)
     assert "== same" in said and "battles" in said and (out / "analysis.html").exists()
 
 
+def test_a_batch_resumed_after_its_scenarios_files_were_edited_is_refused_and_its_analysis_says_so(
+        cluster, tmp_path, capsys) -> None:
+    from tests.batch.conftest import write_small
+
+    small = write_small(tmp_path / "s")
+    out = tmp_path / "b"
+    args = ["batch", str(small), "--variants", "same", "--runs", "4", "--chunk", "2", "--scheduler", cluster,
+            "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    assert main(["analyse", str(out)]) == 0
+    assert "note:" not in capsys.readouterr().out
+    overlay = small.parent / "variants" / "same.yaml"
+    overlay.write_text(overlay.read_text().replace("a note changes nothing", "a note, edited"))
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "variants/same.yaml changed since it began" in err and "Traceback" not in err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before  # nothing written
+    # Its analysis still reads, and says that a rerun from the files as they are now is not the batch's.
+    assert main(["analyse", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert f"note: variants/same.yaml changed since this batch ran (beside {small})" in said
+    # An overlay the batch does not run is not its concern.
+    faster = small.parent / "variants" / "faster.yaml"
+    faster.write_text(faster.read_text().replace("speed: 20", "speed: 21"))
+    overlay.write_text(overlay.read_text().replace("a note, edited", "a note changes nothing"))
+    assert main(args) == 0
+    assert "resumed: 4 of 4 tasks were already done" in capsys.readouterr().out
+    assert main(["analyse", str(out)]) == 0
+    assert "note:" not in capsys.readouterr().out
+
+
 def test_a_kept_replicate_reruns_exactly_with_the_run_command(small, reference, tmp_path) -> None:
     """The rerun the batch prints: the run command with the variant and the replicate's seed gives the very
     records the batch kept (and every other file of a run)."""
