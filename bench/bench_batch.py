@@ -11,8 +11,9 @@ Prints, from one run on this machine:
   ``--repeat``;
 * replicates per second of the batch driver on a LocalCluster of 1 and of 2 workers, over
   ``--rate-runs`` replicates each (``--rate-chunk`` a task), and the speed-up. Each worker is warmed
-  first with ``--warm-runs`` replicates of other seeds (it loads the scenario and computes and caches the campaign's common sea
-  routes, which every worker process does once: that cost is printed apart). The two are measured
+  first with ``--warm-runs`` replicates of other seeds (it loads the scenario from the files the tasks
+  carry and computes and caches the campaign's common sea routes, which every worker process does once:
+  that cost is printed apart). The two are measured
   ``--rounds`` times, alternately (1, 2, 1, 2, ...), so that a spell of load from elsewhere on a shared
   machine falls on both; the speed-up is the best 2-worker rate over the best 1-worker rate, and each
   round's own ratio is printed beside it, with how much of the time the workers computed and how much
@@ -42,6 +43,7 @@ from _args import count
 from bench_run import one_replicate, raw_simpy
 from distributed import Client, LocalCluster
 
+from campaign.batch.bundle import ScenarioFiles, scenario_from
 from campaign.batch.measures import flatten
 from campaign.batch.replicate import run_replicate, scenario_of
 from campaign.batch.run import LOCAL_QUIET, make_plan, run_batch, usable_cores
@@ -52,12 +54,12 @@ SCENARIO = ROOT / "scenarios" / "goeben_1914.yaml"
 WARM_SEED = 10**6  # the warm-up replicate's seed: not one the timed batches run
 
 
-def _warm(path: str, n: int) -> float:
-    """Run on a worker: load the scenario and run ``n`` replicates of seeds the timed batches do not run
-    (the campaign's common sea routes computed and cached); seconds."""
+def _warm(files: ScenarioFiles, n: int) -> float:
+    """Run on a worker: load the scenario from its files, as the batch's tasks do, and run ``n`` replicates
+    of seeds the timed batches do not run (the campaign's common sea routes computed and cached); seconds."""
     t0 = time.perf_counter()
     for i in range(n):
-        run_replicate(scenario_of(path, "base"), WARM_SEED + i)
+        run_replicate(scenario_from(files, None), WARM_SEED + i)
     return time.perf_counter() - t0
 
 
@@ -74,11 +76,10 @@ class Rate:
 def batch_rate(workers: int, runs: int, seed: int, warm_runs: int, chunk: int) -> Rate:
     """The rate of ``runs`` replicates, ``chunk`` a task, on ``workers`` workers, each warmed with
     ``warm_runs`` replicates first."""
-    path = str(SCENARIO.resolve())
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, **LOCAL_QUIET) as cluster, \
             Client(cluster) as client, tempfile.TemporaryDirectory() as out:
-        warm = max(client.run(_warm, path, warm_runs).values())
         plan = make_plan(SCENARIO, "base", runs, seed, chunk)
+        warm = max(client.run(_warm, plan.files, warm_runs).values())
         cpu0 = client.run(time.process_time)
         t0, d0 = time.perf_counter(), time.process_time()
         outcome = run_batch(plan, out, scheduler=cluster.scheduler_address, progress=False)

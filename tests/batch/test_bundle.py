@@ -45,11 +45,11 @@ def test_only_the_batchs_variants_are_sent(tmp_path) -> None:
 def test_the_files_are_equal_by_content_and_an_edit_is_named(tmp_path) -> None:
     a, b = write_small(tmp_path / "a"), write_small(tmp_path / "b")
     fa, fb = gather(a, ["same", "faster"]), gather(b, ["same", "faster"])
-    assert fa == fb and hash(fa) == hash(fb) and fa.digest == fb.digest  # two folders, the same files
+    assert fa == fb and hash(fa) == hash(fb)  # two folders, the same files
     overlay = b.parent / "variants" / "faster.yaml"
     overlay.write_text(overlay.read_text().replace("speed: 20", "speed: 21"))
     fb2 = gather(b, ["same", "faster"])
-    assert fb2 != fb and fb2.digest != fb.digest
+    assert fb2 != fb
     assert changed(dict(fb.sha256), dict(fb2.sha256)) == ["variants/faster.yaml"]
     assert changed(dict(fb.sha256), dict(gather(b, ["same"]).sha256)) == ["variants/faster.yaml"]
 
