@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -176,6 +177,7 @@ def _batch_parsers(sub) -> None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    from campaign.batch.bundle import kept_scenario
     from campaign.batch.design import DesignError, load_design
     from campaign.batch.parameters import ParameterError
     from campaign.batch.plan import BASE
@@ -246,12 +248,15 @@ def cmd_batch(args: argparse.Namespace) -> int:
     example = plan.variants[1] if len(plan.variants) > 1 else BASE
     seed0 = replicate_seed(plan.seed, 0)
     variant_arg = "" if example == BASE else f" --variant {example}"
-    print(f"  rerun any replicate exactly: python run_campaign.py {args.scenario}{variant_arg} --seed {seed0}  "
-          f"(replicate 0 of {example}; each replicate's seed is in the store's 'seed')")
+    # From the files as the batch ran them, kept in its folder: exact whatever becomes of the scenario's own.
+    scenario = shlex.quote(str(kept_scenario(plan.files, out) if plan.files is not None else args.scenario))
+    print(f"  rerun any replicate exactly: python run_campaign.py {scenario}{variant_arg} --seed {seed0}  "
+          f"(replicate 0 of {example}, from the scenario's files as the batch ran them; each replicate's seed is in "
+          "the store's 'seed')")
     if plan.design is not None:
         # repr, not a rounded form: a Latin hypercube's values must come back bit for bit.
         sets = " ".join(f"--set {name}={value!r}" for name, value in plan.design.point(0).items())
-        print(f"  a design point's replicate: python run_campaign.py {args.scenario}{variant_arg} --seed {seed0} "
+        print(f"  a design point's replicate: python run_campaign.py {scenario}{variant_arg} --seed {seed0} "
               f"{sets}  (point 0; each point's values are in the store's parameter variables)")
     print(f"  analyse it: python run_campaign.py analyse {out}")
     if outcome.failed:

@@ -32,7 +32,7 @@ import xarray as xr
 from plotly.subplots import make_subplots
 from scipy import stats
 
-from campaign.batch.bundle import changed_on_disk
+from campaign.batch.bundle import KEPT, changed_on_disk
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
 from campaign.batch.plan import BASE, SCENARIO_FILES
 from campaign.batch.store import DONE, design_of, open_results
@@ -371,7 +371,7 @@ def _files_note(ds: xr.Dataset) -> str:
     if not differ:
         return ""
     return (f"\n\nnote: {', '.join(differ)} changed since this batch ran (beside {ds.attrs['scenario']}): a "
-            "replicate rerun from the files as they are now will not be the batch's")
+            f"replicate rerun from them will not be the batch's; its folder keeps the files it ran, in {KEPT}/")
 
 
 def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple[str, list[Path]]:

@@ -7,18 +7,19 @@ Dataset. The files are the scenario file, the overlay of each of the batch's var
 ``variants/`` folder) and a scripted-weather file named by one of them that lies beside the scenario
 (campaign/scenario/loader.py looks there before ``data/``, which ships with the package). Each file's
 SHA-256 is part of the batch's identity (campaign/batch/plan.py), so that a batch resumed after an edit
-is refused, naming the file, rather than mixed.
+is refused, naming the file, rather than mixed. The driver keeps the files in the batch's output folder
+(:func:`keep`), so that any replicate reruns exactly from them after the scenario's own have changed.
 
 The whole set for the historical scenario and its fourteen overlays is about 22 kB compressed: a task
 carries it at no cost worth counting beside its replicates' seconds (the driver's cost per task did not
-change measurably). A worker loads each (files,
-variant) once and keeps it (:func:`scenario_from`).
+change measurably). A worker loads each (files, variant) once and keeps it (:func:`scenario_from`).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import shutil
 import tempfile
 import zlib
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,7 @@ from campaign.scenario.model import Scenario
 # Loaded scenarios a worker keeps: a batch has the base and its variants (fifteen for the historical
 # scenario); a long-lived cluster serving several batches forgets the oldest.
 SCENARIOS_KEPT = 64
+KEPT = "scenario"  # the folder of a batch's output that keeps the files it ran (:func:`keep`)
 
 
 class FilesError(ValueError):
@@ -116,6 +118,30 @@ def changed_on_disk(scenario: str | Path, recorded: Mapping[str, str]) -> list[s
         if p.is_file():
             now[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
     return changed(recorded, now)
+
+
+def kept_scenario(files: ScenarioFiles, out_dir: str | Path) -> Path:
+    """Where :func:`keep` keeps the scenario file of ``files`` in ``out_dir``."""
+    return Path(out_dir, KEPT).joinpath(*PurePosixPath(files.scenario).parts)
+
+
+def keep(files: ScenarioFiles, out_dir: str | Path) -> Path:
+    """Keep the files in ``out_dir``/:data:`KEPT`, once: written into a temporary folder beside it and
+    renamed, so that the folder is whole or absent, and left as it is if it is there already (a resumed
+    batch's, whose files are these: the batch's identity says so). The kept scenario file's path: any
+    replicate reruns exactly from it, whatever becomes of the scenario's own files."""
+    out = Path(out_dir)
+    kept = out / KEPT
+    if not kept.exists():
+        tmp = Path(tempfile.mkdtemp(prefix=f".{KEPT}-", dir=out))
+        try:
+            files.write(tmp)
+            tmp.rename(kept)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if not kept.exists():  # (another driver's rename won the race: theirs are these files)
+                raise
+    return kept_scenario(files, out)
 
 
 @functools.lru_cache(maxsize=SCENARIOS_KEPT)

@@ -52,7 +52,7 @@ from rich.progress import (
 from rich.table import Column
 from rich.text import Text
 
-from campaign.batch.bundle import FilesError, ScenarioFiles, gather, scenario_from
+from campaign.batch.bundle import KEPT, FilesError, ScenarioFiles, gather, keep, scenario_from
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.parameters import apply_parameters
@@ -323,6 +323,15 @@ def _lost(address: str) -> str:
     return f"lost the connection to the Dask scheduler at {address}"
 
 
+def _keep(plan: BatchPlan, out: Path) -> None:
+    """Keep the scenario's files the batch runs in ``out`` (campaign/batch/bundle.py ``keep``)."""
+    if plan.files is not None:
+        try:
+            keep(plan.files, out)
+        except OSError as exc:
+            raise BatchError(f"--out: cannot write {out / KEPT} ({exc.strerror or exc})") from None
+
+
 def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = None, scheduler: str | None = None,
               keep_records: bool = False, retries: int = DEFAULT_RETRIES, progress: bool = True,
               console: Console | None = None, on_chunk: Callable[[Chunk, int], None] | None = None,
@@ -340,6 +349,7 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
     pending = store.pending() if store is not None else all_chunks
     outcome = BatchOutcome(plan, out, len(all_chunks), len(all_chunks) - len(pending))
     if not pending:
+        _keep(plan, out)  # (a folder whose copy was removed gets it again)
         return outcome
     # Absolute: a worker of an existing cluster may run in another folder (or on another machine that
     # mounts the same shared one).
@@ -353,6 +363,7 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                 store = ResultStore.create(out, plan)
             except OSError as exc:
                 raise BatchError(f"--out: cannot write {out} ({exc.strerror or exc})") from None
+        _keep(plan, out)
         address = client.scheduler.address  # named if it is lost (a client that gives it up forgets it)
         bar_id = bar.add_task(plan.scenario_name, total=plan.n_replicates, completed=done_before,
                               done_before=done_before)

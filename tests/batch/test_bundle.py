@@ -129,3 +129,28 @@ def test_a_plan_names_a_fault_in_the_scenarios_own_files_not_in_a_copy(tmp_path)
     with pytest.raises(ScenarioError) as err:
         make_plan(path, "all", runs=2)
     assert str(overlay) in str(err.value) and "campaign-scenario-" not in str(err.value)
+
+
+def test_the_kept_copy_is_whole_or_absent_and_written_once(tmp_path, monkeypatch) -> None:
+    from campaign.batch.bundle import ScenarioFiles, keep, kept_scenario
+
+    path = write_small(tmp_path / "s")
+    files = gather(path, ["faster"])
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def broken(self, folder: Path) -> Path:
+        (folder / "small.yaml").write_text("half")
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(ScenarioFiles, "write", broken)
+        with pytest.raises(OSError):
+            keep(files, out)
+    assert list(out.iterdir()) == []  # neither a half copy nor its temporary folder
+    assert keep(files, out) == kept_scenario(files, out) == out / "scenario" / "small.yaml"
+    assert (out / "scenario" / "variants" / "faster.yaml").read_bytes() == (
+        path.parent / "variants" / "faster.yaml").read_bytes()
+    keep(gather(path, ["same"]), out)  # there already: left as it is
+    assert not (out / "scenario" / "variants" / "same.yaml").exists()
+    assert [p.name for p in out.iterdir()] == ["scenario"]

@@ -70,7 +70,7 @@ def test_batch_on_a_cluster_resume_and_analyse(small, cluster, tmp_path, capsys)
     assert main(args) == 0
     said = capsys.readouterr().out
     assert "2 variants x 1 design point x 4 replicates = 8" in said and "ran 8 replicates" in said
-    assert f"python run_campaign.py {small} --variant same --seed " in said
+    assert f"python run_campaign.py {out / 'scenario' / 'small.yaml'} --variant same --seed " in said
     assert main(args) == 0
     assert "resumed: 8 of 8 tasks were already done" in capsys.readouterr().out
     assert main([*common, "--seed", "8"]) == 2  # another batch's store
@@ -102,6 +102,7 @@ def test_a_batch_resumed_after_its_scenarios_files_were_edited_is_refused_and_it
     assert main(["analyse", str(out)]) == 0
     said = capsys.readouterr().out
     assert f"note: variants/same.yaml changed since this batch ran (beside {small})" in said
+    assert "its folder keeps the files it ran, in scenario/" in said
     # An overlay the batch does not run is not its concern.
     faster = small.parent / "variants" / "faster.yaml"
     faster.write_text(faster.read_text().replace("speed: 20", "speed: 21"))
@@ -120,6 +121,42 @@ def test_a_kept_replicate_reruns_exactly_with_the_run_command(small, reference, 
     assert main(["run", str(small), "--variant", "faster", "--seed", kept.name, "--out", str(out)]) == 0
     assert (out / "events.jsonl").read_bytes() == (kept / "events.jsonl").read_bytes()
     assert (out / "replay.html").exists()
+
+
+def test_the_batch_keeps_the_files_it_ran_and_a_replicate_reruns_from_them_after_an_edit(cluster, tmp_path,
+                                                                                       capsys) -> None:
+    """The command the batch prints reruns its replicate from the files it ran, kept in its folder: the very
+    records it kept, after the scenario's own files have changed (from which the rerun differs)."""
+    import shlex
+
+    from tests.batch.conftest import write_small
+
+    small = write_small(tmp_path / "s")
+    out = tmp_path / "b"
+    assert main(["batch", str(small), "--variants", "faster", "--runs", "2", "--scheduler", cluster,
+                 "--out", str(out), "--keep-records", "--no-progress"]) == 0
+    for rel in ("small.yaml", "variants/faster.yaml"):
+        assert (out / "scenario" / rel).read_bytes() == (small.parent / rel).read_bytes()
+    assert not (out / "scenario" / "variants" / "same.yaml").exists()  # not one of the batch's variants
+    line = next(s for s in capsys.readouterr().out.splitlines() if "rerun any replicate exactly:" in s)
+    command = shlex.split(line.split("exactly:", 1)[1].split("(replicate 0")[0])
+    assert command[:3] == ["python", "run_campaign.py", str(out / "scenario" / "small.yaml")]
+    overlay = small.parent / "variants" / "faster.yaml"
+    overlay.write_text(overlay.read_text().replace("speed: 20", "speed: 24"))
+    seed = command[command.index("--seed") + 1]
+    kept = out / "records" / "faster" / seed / "events.jsonl"
+    assert main([*command[2:], "--out", str(tmp_path / "rerun")]) == 0
+    assert (tmp_path / "rerun" / "events.jsonl").read_bytes() == kept.read_bytes()
+    assert main(["run", str(small), "--variant", "faster", "--seed", seed, "--out", str(tmp_path / "edited")]) == 0
+    assert (tmp_path / "edited" / "events.jsonl").read_bytes() != kept.read_bytes()
+    # Removed from the folder, the copy comes back when the same batch is run again (nothing left to run).
+    import shutil
+
+    shutil.rmtree(out / "scenario")
+    overlay.write_text(overlay.read_text().replace("speed: 24", "speed: 20"))
+    assert main(["batch", str(small), "--variants", "faster", "--runs", "2", "--scheduler", cluster,
+                 "--out", str(out), "--keep-records", "--no-progress"]) == 0
+    assert (out / "scenario" / "variants" / "faster.yaml").read_bytes() == overlay.read_bytes()
 
 
 def test_a_design_point_reruns_exactly_with_the_run_command(small, tmp_path) -> None:
