@@ -189,8 +189,9 @@ def _loaded(path: str, files: ScenarioFiles, variant: str) -> Scenario:
 def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all", runs: int = 100,
               seed: int = 0, chunk: int | None = None, design: Design | None = None,
               engine: str | None = None) -> BatchPlan:
-    """A checked batch plan: every variant loads, every design point applies to it (ScenarioError,
-    ParameterError or BatchError otherwise, before anything is written)."""
+    """A checked batch plan: the scenario's files read for the workers (campaign/batch/bundle.py), every
+    variant loads from them, every design point applies to it (ScenarioError, ParameterError or
+    BatchError otherwise, before anything is written)."""
     if runs < 1:
         raise BatchError(f"--runs: must be 1 or more, not {runs}")
     if seed < 0:
