@@ -21,6 +21,7 @@ from campaign.batch.bundle import ScenarioFiles
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.seeds import replicate_seeds
+from campaign.batch.software import Software
 
 BASE = "base"  # the variant name of the scenario itself
 # Default replicates per task: a 32nd of the runs, so that even a batch of one variant has many more
@@ -30,6 +31,7 @@ BASE = "base"  # the variant name of the scenario itself
 MAX_DEFAULT_CHUNK = 20
 TASKS_PER_CELL = 32
 SCENARIO_FILES = "scenario_files"  # the identity's {path: SHA-256} of the files the workers load
+SOFTWARE = "software"  # the identity's code digest and library versions (campaign/batch/software.py)
 
 
 def default_chunk(runs: int) -> int:
@@ -55,8 +57,9 @@ class Chunk:
 @dataclass(frozen=True)
 class BatchPlan:
     """A batch: the scenario file, the variants (``base`` first), replicates, seed, chunking, design,
-    tactical engine (None: the scenario's) and the scenario's files as read when the batch was planned
-    (campaign/batch/bundle.py; None: the workers read them from ``scenario``'s folder themselves)."""
+    tactical engine (None: the scenario's), the scenario's files as read when the batch was planned
+    (campaign/batch/bundle.py; None: the workers read them from ``scenario``'s folder themselves) and
+    the driver's software, which every worker must have (campaign/batch/software.py; None: unchecked)."""
 
     scenario: str
     scenario_name: str
@@ -67,6 +70,7 @@ class BatchPlan:
     design: Design | None = None
     engine: str | None = None
     files: ScenarioFiles | None = None
+    software: Software | None = None
 
     def __post_init__(self) -> None:
         if not self.variants or self.variants[0] != BASE:
@@ -125,4 +129,5 @@ class BatchPlan:
                 "variants": json.dumps(list(self.variants)), "runs": self.runs, "batch_seed": self.seed,
                 "chunk_replicates": self.chunk, "design": self.design.describe() if self.design else "",
                 "engine": self.engine or "", "measures": json.dumps(list(MEASURE_NAMES)),
-                SCENARIO_FILES: json.dumps(dict(self.files.sha256)) if self.files is not None else ""}
+                SCENARIO_FILES: json.dumps(dict(self.files.sha256)) if self.files is not None else "",
+                SOFTWARE: self.software.as_json() if self.software is not None else ""}

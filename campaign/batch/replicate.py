@@ -27,6 +27,7 @@ from campaign.batch.collector import settle_collector
 from campaign.batch.measures import MEASURE_NAMES, as_row, flatten
 from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, Chunk
+from campaign.batch.software import Software, check_worker
 from campaign.output import files
 from campaign.runner import RunResult, run
 from campaign.scenario.loader import load_scenario
@@ -49,6 +50,7 @@ class ChunkTask:
     engine: str | None = None
     records_dir: str | None = None
     files: ScenarioFiles | None = None
+    software: Software | None = None  # the driver's, which the worker must have (None: unchecked)
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,10 @@ def run_replicate(sc: Scenario, seed: int, engine: str | None = None) -> tuple[d
 
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
-    """Run a chunk's replicates in order and return their measures."""
+    """Run a chunk's replicates in order and return their measures (SoftwareMismatch, before any, on a
+    worker whose software is not the driver's)."""
+    if task.software is not None:
+        check_worker(task.software)
     sc = prepared(task)
     settle_collector()  # what the worker keeps, its caches, is not walked again by the collector
     cols = []

@@ -58,6 +58,7 @@ from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
 from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk
+from campaign.batch.software import this_software
 from campaign.batch.store import ResultStore
 from campaign.batch.watch import BatchWatch
 from campaign.batch.window import TaskWindow
@@ -191,7 +192,8 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
               engine: str | None = None) -> BatchPlan:
     """A checked batch plan: the scenario's files read for the workers (campaign/batch/bundle.py), every
     variant loads from them, every design point applies to it (ScenarioError, ParameterError or
-    BatchError otherwise, before anything is written)."""
+    BatchError otherwise, before anything is written); this process's software is the batch's
+    (campaign/batch/software.py)."""
     if runs < 1:
         raise BatchError(f"--runs: must be 1 or more, not {runs}")
     if seed < 0:
@@ -215,7 +217,8 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
         name = name or sc.name
         for p in range(design.n_points if design is not None else 0):
             apply_parameters(sc, design.point(p))
-    return BatchPlan(path, name, names, runs, seed, chunk or default_chunk(runs), design, engine, files)
+    return BatchPlan(path, name, names, runs, seed, chunk or default_chunk(runs), design, engine, files,
+                     this_software())
 
 
 def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None) -> Iterator[ChunkTask]:
@@ -226,7 +229,7 @@ def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None
     for c in sorted(chunks, key=lambda c: (c.r0, c.v, c.p)):
         yield ChunkTask(plan.scenario, plan.variants[c.v], c, tuple(int(s) for s in seeds[c.r0:c.r1]),
                         tuple(plan.point(c.p).items()), c.p if plan.design is not None else None, plan.engine,
-                        records, plan.files)
+                        records, plan.files, plan.software)
 
 
 def check_scheduler_address(address: str) -> None:

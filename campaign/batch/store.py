@@ -43,12 +43,14 @@ from campaign.batch.bundle import changed
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES, MEASURES
 from campaign.batch.parameters import parameter
-from campaign.batch.plan import SCENARIO_FILES, BatchPlan, Chunk
+from campaign.batch.plan import SCENARIO_FILES, SOFTWARE, BatchPlan, Chunk
+from campaign.batch.software import changed_files, these_files
 
 RESULTS = "results.zarr"
 DONE = "done"
 MEASURES_VAR = "measures"  # every measure, over the batch's dimensions and ``measure``
 MEASURE_DIM = "measure"
+SOFTWARE_FILES = "software_files"  # {path: SHA-256} of the code and data files the batch began with
 
 
 class StoreMismatch(ValueError):
@@ -103,9 +105,24 @@ def template(plan: BatchPlan) -> xr.Dataset:
                           {"long_name": "the replicate's measures (campaign/batch/measures.py)"})
     data[DONE] = (dims, da.zeros(shape, dtype=bool, chunks=-1), {"long_name": "replicate written"})
     attrs = {"title": f"batch of {plan.scenario_name}", **plan.identity(),
-             "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (base: no --variant; "
-                      "a design point: --set PARAMETER=VALUE for each of its parameters)"}
+             # Each file's digest, to name those that change (the identity has only their digest).
+             SOFTWARE_FILES: json.dumps(these_files()) if plan.software is not None else "",
+             "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (SCENARIO: the copy in the "
+                      "batch's scenario/ folder; base: no --variant; a design point: --set PARAMETER=VALUE for "
+                      "each of its parameters)"}
     return xr.Dataset(data, coords=coords, attrs=attrs)
+
+
+def _software_change(attrs: dict[str, Any], plan: BatchPlan) -> str:
+    """What changed between the software a store's batch began with and ``plan``'s, in words: the
+    libraries, and the files (named from the digests the store keeps of them)."""
+    assert plan.software is not None
+    then = json.loads(attrs[SOFTWARE])
+    words = [w for w in plan.software.differences(then, "now", "then") if w != "this program's code or data"]
+    if then.get("code") != plan.software.code:
+        files = changed_files(json.loads(attrs.get(SOFTWARE_FILES) or "{}"), these_files())
+        words.append(files or "this program's code or data")
+    return "; ".join(words)
 
 
 class ResultStore:
@@ -138,17 +155,23 @@ class ResultStore:
         if MEASURES_VAR not in group:
             raise StoreMismatch(f"{path} was written by an earlier version of this program (a variable per "
                                 "measure): give another --out, or remove it to start again")
-        attrs = dict(group.attrs)
+        attrs: dict[str, Any] = dict(group.attrs)
         want = plan.identity()
         differ = [k for k, v in want.items() if attrs.get(k) != v]
-        if SCENARIO_FILES not in attrs:
+        if SCENARIO_FILES not in attrs or SOFTWARE not in attrs:
             raise StoreMismatch(f"{path} was written by an earlier version of this program (it does not record "
-                                "the scenario's files): give another --out, or remove it to start again")
-        if differ == [SCENARIO_FILES] and want[SCENARIO_FILES]:
-            then, now = json.loads(attrs[SCENARIO_FILES] or "{}"), json.loads(want[SCENARIO_FILES])
-            raise StoreMismatch(f"{path} holds this batch's results from other versions of the scenario's files: "
-                                f"{', '.join(changed(then, now))} changed since it began; resuming would put two "
-                                "versions of the scenario into one Dataset: restore them, or give another --out")
+                                "the scenario's files and the software it ran): give another --out, or remove it to "
+                                "start again")
+        if differ and set(differ) <= {SCENARIO_FILES, SOFTWARE} and all(want[k] for k in differ):
+            what = []
+            if SCENARIO_FILES in differ:
+                then, now = json.loads(attrs[SCENARIO_FILES] or "{}"), json.loads(want[SCENARIO_FILES])
+                what.append(f"the scenario's files ({', '.join(changed(then, now))})")
+            if SOFTWARE in differ:
+                what.append(f"the software ({_software_change(attrs, plan)})")
+            raise StoreMismatch(f"{path} holds this batch's results, but {' and '.join(what)} changed since it "
+                                "began; resuming would put two versions of the model into one Dataset: go back to "
+                                "them, or give another --out")
         if differ:
             raise StoreMismatch(f"{path} holds the results of another batch (it differs in "
                                 f"{', '.join(differ)}); give another --out, or remove it to start again")

@@ -96,7 +96,7 @@ def test_a_batch_resumed_after_its_scenarios_files_were_edited_is_refused_and_it
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert "variants/same.yaml changed since it began" in err and "Traceback" not in err
+    assert "the scenario's files (variants/same.yaml) changed since it began" in err and "Traceback" not in err
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before  # nothing written
     # Its analysis still reads, and says that a rerun from the files as they are now is not the batch's.
     assert main(["analyse", str(out)]) == 0
@@ -111,6 +111,27 @@ def test_a_batch_resumed_after_its_scenarios_files_were_edited_is_refused_and_it
     assert "resumed: 4 of 4 tasks were already done" in capsys.readouterr().out
     assert main(["analyse", str(out)]) == 0
     assert "note:" not in capsys.readouterr().out
+
+
+def test_a_batch_resumed_under_other_software_is_refused_naming_the_change(small, cluster, tmp_path, capsys,
+                                                                           monkeypatch) -> None:
+    import dataclasses
+
+    import campaign.batch.run
+    from campaign.batch.software import this_software
+
+    out = tmp_path / "b"
+    args = ["batch", str(small), "--variants", "base", "--runs", "2", "--scheduler", cluster, "--out", str(out),
+            "--no-progress"]
+    assert main(args) == 0
+    capsys.readouterr()
+    mine = this_software()
+    upgraded = dataclasses.replace(mine, versions=tuple((n, "99.0" if n == "scipy" else v) for n, v in mine.versions))
+    monkeypatch.setattr(campaign.batch.run, "this_software", lambda: upgraded)
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"the software (scipy 99.0 now, {dict(mine.versions)['scipy']} then) changed since it began" in err
+    assert "Traceback" not in err
 
 
 def test_a_kept_replicate_reruns_exactly_with_the_run_command(small, reference, tmp_path) -> None:

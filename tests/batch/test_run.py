@@ -81,6 +81,20 @@ def test_the_workers_need_no_copy_of_the_scenarios_files(cluster, reference, tmp
     assert_same_as_reference(dataset(tmp_path / "out"), dataset(reference))
 
 
+def test_a_worker_with_other_software_refuses_its_tasks_naming_the_difference(small, cluster, tmp_path) -> None:
+    # As a worker started from another checkout, or with another numpy, would: here the driver's is changed.
+    import dataclasses
+
+    plan = make_plan(small, "base", 4, SEED, 2)
+    mine = plan.software
+    other = dataclasses.replace(mine, versions=tuple((n, "0.0" if n == "numpy" else v) for n, v in mine.versions))
+    outcome = run_batch(dataclasses.replace(plan, software=other), tmp_path, scheduler=cluster, progress=False,
+                        retries=0)
+    assert outcome.ran == 0 and len(outcome.failed) == 2
+    assert all(f"numpy {np.__version__} on the worker, 0.0 on the driver" in error for _, error in outcome.failed)
+    assert not dataset(tmp_path)[DONE].values.any()
+
+
 def test_a_killed_worker_is_replaced_and_every_replicate_written_once(small, cluster, reference, tmp_path) -> None:
     marker = tmp_path / "killed"
     out = tmp_path / "out"

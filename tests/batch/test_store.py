@@ -184,16 +184,39 @@ def test_a_store_of_the_earlier_layout_is_refused_not_mixed(tmp_path) -> None:
         ResultStore.open_or_create(tmp_path, plan())
 
 
-def test_a_store_that_does_not_record_its_scenarios_files_is_refused_not_mixed(tmp_path) -> None:
-    # Stores made before the scenario's files were part of a batch's identity cannot say whether the
-    # files changed since: resuming one could mix two versions of the scenario.
+@pytest.mark.parametrize("attr", ["scenario_files", "software"])
+def test_a_store_that_does_not_record_its_scenarios_files_or_software_is_refused_not_mixed(tmp_path, attr) -> None:
+    # Stores made before the scenario's files and the software were part of a batch's identity cannot
+    # say whether they changed since: resuming one could mix two versions of the model.
     import zarr
 
     ResultStore.open_or_create(tmp_path, plan())
     group = zarr.open_group(str(tmp_path / "results.zarr"), mode="r+")
-    del group.attrs["scenario_files"]
-    with pytest.raises(StoreMismatch, match="does not record the scenario's files"):
+    del group.attrs[attr]
+    with pytest.raises(StoreMismatch, match="does not record the scenario's files and the software it ran"):
         ResultStore.open_or_create(tmp_path, plan())
+
+
+def test_a_store_of_other_software_names_what_changed(tmp_path) -> None:
+    from dataclasses import replace
+
+    from campaign.batch.software import this_software
+
+    mine = this_software()
+    ResultStore.open_or_create(tmp_path, plan(software=mine))
+    assert ResultStore.open_or_create(tmp_path, plan(software=mine))  # the same: resumes
+    newer = replace(mine, versions=tuple((n, "99.0" if n == "numpy" else v) for n, v in mine.versions))
+    with pytest.raises(StoreMismatch, match=rf"the software \(numpy 99\.0 now, {np.__version__} then\) changed"):
+        ResultStore.open_or_create(tmp_path, plan(software=newer))
+    # The files are named from the digests the store keeps of them.
+    import zarr
+
+    group = zarr.open_group(str(tmp_path / "results.zarr"), mode="r+")
+    kept = json.loads(group.attrs["software_files"])
+    kept["campaign/world/sighting.py"] = "0" * 64
+    group.attrs["software_files"] = json.dumps(kept)
+    with pytest.raises(StoreMismatch, match=r"the software \(campaign/world/sighting\.py\) changed"):
+        ResultStore.open_or_create(tmp_path, plan(software=replace(mine, code="1" * 64)))
 
 
 def test_a_store_of_other_versions_of_the_scenarios_files_names_those_that_changed(tmp_path) -> None:
@@ -205,7 +228,7 @@ def test_a_store_of_other_versions_of_the_scenarios_files_names_those_that_chang
 
     ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="2")))
     assert ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="2")))  # the same: resumes
-    with pytest.raises(StoreMismatch, match=r"variants/a\.yaml changed since it began"):
+    with pytest.raises(StoreMismatch, match=r"the scenario.s files \(variants/a\.yaml\) changed since it began"):
         ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="3")))
     with pytest.raises(StoreMismatch, match="another batch"):  # other files and another seed
         ResultStore.open_or_create(tmp_path, plan(files=files(s="1", variants__a="3"), seed=9))
