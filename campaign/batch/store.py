@@ -22,9 +22,9 @@ shares the machine with the workers, some 35 times as much for every task. A tas
 worker died after finishing it, or a resumed batch recomputed a chunk whose measures were written but not
 its mask) writes the same values into the same cells: there are no duplicates to remove. A resumed
 batch skips the chunks whose cells are all done. The batch's identity (campaign/batch/plan.py
-``BatchPlan.identity``, with the SHA-256 of each of the scenario's files the workers load) is kept in the
-attributes, and a store made by another batch, or by this one before its scenario's files were edited,
-is refused rather than mixed.
+``BatchPlan.identity``, with the SHA-256 of each of the scenario's files the workers load and the software
+the batch runs) is kept in the attributes, and a store made by another batch, or by this one before its
+scenario's files were edited or its software changed, is refused rather than mixed.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ class ResultStore:
             raise StoreMismatch(f"{path} was written by an earlier version of this program (it does not record "
                                 "the scenario's files and the software it ran): give another --out, or remove it to "
                                 "start again")
-        if differ and set(differ) <= {SCENARIO_FILES, SOFTWARE} and all(want[k] for k in differ):
+        if differ and set(differ) <= {SCENARIO_FILES, SOFTWARE} and all(want[k] and attrs[k] for k in differ):
             what = []
             if SCENARIO_FILES in differ:
                 then, now = json.loads(attrs[SCENARIO_FILES] or "{}"), json.loads(want[SCENARIO_FILES])

@@ -219,6 +219,15 @@ def test_a_store_of_other_software_names_what_changed(tmp_path) -> None:
         ResultStore.open_or_create(tmp_path, plan(software=replace(mine, code="1" * 64)))
 
 
+def test_a_store_made_without_software_is_another_batchs_to_one_with_it(tmp_path) -> None:
+    # (A plan made by hand, without make_plan, records none.)
+    from campaign.batch.software import this_software
+
+    ResultStore.open_or_create(tmp_path, plan())
+    with pytest.raises(StoreMismatch, match="holds the results of another batch"):
+        ResultStore.open_or_create(tmp_path, plan(software=this_software()))
+
+
 def test_a_store_of_other_versions_of_the_scenarios_files_names_those_that_changed(tmp_path) -> None:
     from campaign.batch.bundle import ScenarioFiles
 
