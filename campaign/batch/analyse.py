@@ -34,8 +34,9 @@ from scipy import stats
 
 from campaign.batch.bundle import KEPT, changed_on_disk
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
-from campaign.batch.plan import BASE, SCENARIO_FILES
-from campaign.batch.store import DONE, design_of, open_results
+from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
+from campaign.batch.software import this_software
+from campaign.batch.store import DONE, SOFTWARE_FILES, design_of, open_results
 from campaign.batch.wording import counted
 from campaign.output import files
 
@@ -363,15 +364,24 @@ def _plain(e: Estimate) -> dict[str, float | int | None]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(e).items()}
 
 
-def _files_note(ds: xr.Dataset) -> str:
-    """A note when the scenario's files the batch ran (their SHA-256s in its attributes) have changed on
-    disk since: a replicate rerun from them is no longer that batch's. Empty otherwise."""
+def _rerun_notes(ds: xr.Dataset) -> str:
+    """Notes when what the batch ran has changed since, so that a replicate rerun now is no longer that
+    batch's: the scenario's files on disk (their SHA-256s in its attributes; its folder keeps those it
+    ran), or this process's software. Empty otherwise."""
+    notes = []
     recorded = json.loads(ds.attrs.get(SCENARIO_FILES) or "{}")
     differ = changed_on_disk(ds.attrs.get("scenario", ""), recorded) if recorded else []
-    if not differ:
-        return ""
-    return (f"\n\nnote: {', '.join(differ)} changed since this batch ran (beside {ds.attrs['scenario']}): a "
-            f"replicate rerun from them will not be the batch's; its folder keeps the files it ran, in {KEPT}/")
+    if differ:
+        notes.append(f"note: {', '.join(differ)} changed since this batch ran (beside {ds.attrs['scenario']}): a "
+                     f"replicate rerun from them will not be the batch's; its folder keeps the files it ran, in "
+                     f"{KEPT}/")
+    then = json.loads(ds.attrs.get(SOFTWARE) or "{}")
+    now = this_software()
+    if then and then != now.as_dict():
+        change = now.change_since(then, json.loads(ds.attrs.get(SOFTWARE_FILES) or "{}"))
+        notes.append(f"note: the software changed since this batch ran ({change}): a replicate rerun with it "
+                     "will not be the batch's")
+    return "".join(f"\n\n{n}" for n in notes)
 
 
 def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple[str, list[Path]]:
@@ -384,7 +394,7 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
         if unknown:
             raise ValueError(f"--measures: unknown measure {', '.join(unknown)} (known: {', '.join(MEASURE_NAMES)})")
     rows = summarise(ds, measures)
-    text = format_tables(rows, ds) + _files_note(ds)
+    text = format_tables(rows, ds) + _rerun_notes(ds)
     summary_line = text.split("\n", 2)
     page = html_page(ds, rows, "\n".join(summary_line[:2]))
     table = json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,

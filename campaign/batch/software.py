@@ -67,6 +67,15 @@ class Software:
                 out.append(f"{name} {a or 'absent'} {here}, {b or 'absent'} {there}")
         return sorted(out)
 
+    def change_since(self, then: Mapping[str, str], then_files: Mapping[str, str]) -> str:
+        """What changed from ``then`` (an :meth:`as_dict`, such as a store keeps) to this software, in
+        words: the libraries, and the files named from ``then_files`` (their digests then: the store's
+        ``software_files``) against this process's. Meant for this process's software."""
+        words = [w for w in self.differences(then, "now", "then") if w != "this program's code or data"]
+        if then.get("code") != self.code:
+            words.append(changed_files(then_files, these_files()) or "this program's code or data")
+        return "; ".join(words)
+
 
 def file_digests(package_dir: Path, data_dir: Path) -> dict[str, str]:
     """SHA-256 of every Python file under ``package_dir`` and every file under ``data_dir``, by path

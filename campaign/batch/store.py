@@ -44,7 +44,7 @@ from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES, MEASURES
 from campaign.batch.parameters import parameter
 from campaign.batch.plan import SCENARIO_FILES, SOFTWARE, BatchPlan, Chunk
-from campaign.batch.software import changed_files, these_files
+from campaign.batch.software import these_files
 
 RESULTS = "results.zarr"
 DONE = "done"
@@ -113,18 +113,6 @@ def template(plan: BatchPlan) -> xr.Dataset:
     return xr.Dataset(data, coords=coords, attrs=attrs)
 
 
-def _software_change(attrs: dict[str, Any], plan: BatchPlan) -> str:
-    """What changed between the software a store's batch began with and ``plan``'s, in words: the
-    libraries, and the files (named from the digests the store keeps of them)."""
-    assert plan.software is not None
-    then = json.loads(attrs[SOFTWARE])
-    words = [w for w in plan.software.differences(then, "now", "then") if w != "this program's code or data"]
-    if then.get("code") != plan.software.code:
-        files = changed_files(json.loads(attrs.get(SOFTWARE_FILES) or "{}"), these_files())
-        words.append(files or "this program's code or data")
-    return "; ".join(words)
-
-
 class ResultStore:
     """A batch's results on disk: create or reopen, see what is done, write a finished chunk."""
 
@@ -168,7 +156,10 @@ class ResultStore:
                 then, now = json.loads(attrs[SCENARIO_FILES] or "{}"), json.loads(want[SCENARIO_FILES])
                 what.append(f"the scenario's files ({', '.join(changed(then, now))})")
             if SOFTWARE in differ:
-                what.append(f"the software ({_software_change(attrs, plan)})")
+                assert plan.software is not None
+                change = plan.software.change_since(json.loads(attrs[SOFTWARE]),
+                                                    json.loads(attrs.get(SOFTWARE_FILES) or "{}"))
+                what.append(f"the software ({change})")
             raise StoreMismatch(f"{path} holds this batch's results, but {' and '.join(what)} changed since it "
                                 "began; resuming would put two versions of the model into one Dataset: go back to "
                                 "them, or give another --out")

@@ -113,7 +113,7 @@ def test_a_batch_resumed_after_its_scenarios_files_were_edited_is_refused_and_it
     assert "note:" not in capsys.readouterr().out
 
 
-def test_a_batch_resumed_under_other_software_is_refused_naming_the_change(small, cluster, tmp_path, capsys,
+def test_a_batch_resumed_under_other_software_is_refused_and_its_analysis_says_so(small, cluster, tmp_path, capsys,
                                                                            monkeypatch) -> None:
     import dataclasses
 
@@ -132,6 +132,16 @@ def test_a_batch_resumed_under_other_software_is_refused_naming_the_change(small
     err = capsys.readouterr().err
     assert f"the software (scipy 99.0 now, {dict(mine.versions)['scipy']} then) changed since it began" in err
     assert "Traceback" not in err
+    # Its analysis says that a rerun under the new software is not the batch's.
+    assert main(["analyse", str(out)]) == 0
+    assert "note:" not in capsys.readouterr().out
+    import campaign.batch.analyse
+
+    monkeypatch.setattr(campaign.batch.analyse, "this_software", lambda: upgraded)
+    assert main(["analyse", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert (f"note: the software changed since this batch ran (scipy 99.0 now, {dict(mine.versions)['scipy']} "
+            "then): a replicate rerun with it will not be the batch's") in said
 
 
 def test_a_kept_replicate_reruns_exactly_with_the_run_command(small, reference, tmp_path) -> None:
