@@ -3,9 +3,11 @@
 By default the batch runs on a ``LocalCluster`` of ``workers`` single-threaded worker processes (one
 per core: a replicate is pure Python, so threads would only wait for each other); given a scheduler
 address it runs on an existing Dask cluster instead — a cluster started by hand, or a Slurm allocation
-through dask-jobqueue — with no other change. Every worker must have this package installed and, with
-``--keep-records``, see the output folder (a shared file system); the scenario's files go with the tasks
-(campaign/batch/bundle.py), as the driver read them when the batch was planned.
+through dask-jobqueue — with no other change. Every worker must have this package installed (the same
+software as the driver's: campaign/batch/software.py); the scenario's files go with the tasks
+(campaign/batch/bundle.py), as the driver read them when the batch was planned, and only the driver
+writes into the output folder (the results, and the records kept with ``--keep-records``, which the
+workers return), so the workers need no file system of the driver's.
 
 Tasks are submitted replicate-chunk by replicate-chunk across variants and points, so that an
 interrupted batch has the same replicates of every variant (paired differences stay possible), and a
@@ -57,7 +59,7 @@ from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES
 from campaign.batch.parameters import apply_parameters
 from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
-from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk
+from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk, write_records
 from campaign.batch.software import this_software
 from campaign.batch.store import ResultStore
 from campaign.batch.watch import BatchWatch
@@ -221,15 +223,14 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
                      this_software())
 
 
-def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], records_dir: Path | None) -> Iterator[ChunkTask]:
+def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], keep_records: bool = False) -> Iterator[ChunkTask]:
     """The chunks as worker tasks, ordered replicate-chunk first (every variant gets its early
     replicates early), made as they are asked for (a batch may have hundreds of thousands)."""
     seeds = plan.seeds()
-    records = str(records_dir) if records_dir is not None else None
     for c in sorted(chunks, key=lambda c: (c.r0, c.v, c.p)):
         yield ChunkTask(plan.scenario, plan.variants[c.v], c, tuple(int(s) for s in seeds[c.r0:c.r1]),
                         tuple(plan.point(c.p).items()), c.p if plan.design is not None else None, plan.engine,
-                        records, plan.files, plan.software)
+                        keep_records, plan.files, plan.software)
 
 
 def check_scheduler_address(address: str) -> None:
@@ -355,10 +356,7 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
     if not pending:
         _keep(plan, out)  # (a folder whose copy was removed gets it again)
         return outcome
-    # Absolute: a worker of an existing cluster may run in another folder (or on another machine that
-    # mounts the same shared one).
-    records = out.resolve() / RECORDS if keep_records else None
-    tasks = tasks_for(plan, pending, records)
+    tasks = tasks_for(plan, pending, keep_records)
     done_before = sum(c.n for c in all_chunks) - sum(c.n for c in pending)
     t0 = time.perf_counter()
     with dask_client(workers, scheduler) as client, _progress(console, progress) as bar:
@@ -394,10 +392,14 @@ def run_batch(plan: BatchPlan, out_dir: str | Path, *, workers: int | None = Non
                                                             "install the same version of this package on every "
                                                             "worker")))
                     continue
+                where = out / RECORDS
                 try:
+                    if keep_records:  # before the store marks the chunk done
+                        write_records(where, task, result)
+                    where = store.path
                     store.write(task.chunk, result.values)
                 except OSError as exc:
-                    raise ResultsNotWritten(f"cannot write {store.path} ({exc.strerror or exc})") from None
+                    raise ResultsNotWritten(f"cannot write {where} ({exc.strerror or exc})") from None
                 outcome.ran += 1
                 outcome.replicates_run += task.chunk.n
                 bar.advance(bar_id, task.chunk.n)

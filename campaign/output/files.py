@@ -17,11 +17,13 @@ import xarray as xr
 TMP_SUFFIX = ".partial"
 
 
+def jsonl_bytes(rows: Iterable[Mapping[str, Any]]) -> bytes:
+    """The rows as JSON Lines, UTF-8: what :func:`write_jsonl` writes."""
+    return "".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n" for row in rows).encode()
+
+
 def write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
-    with path.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
-            fh.write("\n")
+    path.write_bytes(jsonl_bytes(rows))
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -36,3 +36,15 @@ def slow(task: ChunkTask, seconds: float) -> ChunkResult:
 
     time.sleep(seconds)
     return run_chunk(task)
+
+
+def no_disk(task: ChunkTask) -> ChunkResult:
+    """Runs the chunk on a worker that cannot write into the driver's folders (a machine without the
+    driver's file system): every file of a run written through campaign.output.files fails there."""
+    from campaign.output import files
+
+    def refuse(outdir, writers):
+        raise OSError(f"{outdir}: not on this worker's file system")
+
+    files.write_all = refuse  # this worker process only
+    return run_chunk(task)

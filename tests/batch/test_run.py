@@ -267,6 +267,41 @@ def test_written_to_a_file_the_progress_is_a_line_every_so_often(small, cluster,
     assert quiet.getvalue() == ""
 
 
+def test_kept_records_need_no_file_system_shared_with_the_workers(small, reference, tmp_path) -> None:
+    # The workers return each replicate's records and the driver writes them: workers that cannot write
+    # into the driver's folders keep records all the same, byte for byte the reference batch's. (On its own
+    # cluster: the workers' refusal to write stays with them.)
+    from distributed import LocalCluster
+
+    from campaign.batch.run import LOCAL_QUIET
+
+    plan = make_plan(small, "all", RUNS, SEED, CHUNK)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, **LOCAL_QUIET) as c:
+        outcome = run_batch(plan, tmp_path, scheduler=c.scheduler_address, progress=False, keep_records=True,
+                            retries=0, task_fn=helpers.no_disk)
+    assert outcome.complete and not outcome.failed
+    assert record_files(tmp_path) == record_files(reference)
+    for variant, seed in record_files(reference):
+        rel = f"records/{variant}/{seed}/events.jsonl"
+        assert (tmp_path / rel).read_bytes() == (reference / rel).read_bytes()
+
+
+def test_records_that_cannot_be_written_stop_the_batch_before_their_chunk_is_done(small, cluster, tmp_path,
+                                                                                  monkeypatch) -> None:
+    import errno
+
+    import campaign.batch.run
+    from campaign.batch.run import ResultsNotWritten
+
+    def full(*_):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(campaign.batch.run, "write_records", full)
+    with pytest.raises(ResultsNotWritten, match=r"cannot write .*records \(No space left on device\)"):
+        run_batch(make_plan(small, "base", 2, SEED), tmp_path, scheduler=cluster, progress=False, keep_records=True)
+    assert not dataset(tmp_path)[DONE].values.any()
+
+
 def test_kept_records_go_under_out_whatever_folder_the_workers_run_in(small, cluster, tmp_path, monkeypatch) -> None:
     # The workers of an existing cluster run in the folder they were started in, not the driver's: a
     # relative --out must reach them as an absolute path.
