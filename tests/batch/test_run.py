@@ -304,7 +304,7 @@ def test_records_that_cannot_be_written_stop_the_batch_before_their_chunk_is_don
 
 def test_kept_records_go_under_out_whatever_folder_the_workers_run_in(small, cluster, tmp_path, monkeypatch) -> None:
     # The workers of an existing cluster run in the folder they were started in, not the driver's: a
-    # relative --out must reach them as an absolute path.
+    # relative --out is the driver's (which writes the records the workers return).
     import shutil
     import uuid
 
@@ -319,7 +319,7 @@ def test_kept_records_go_under_out_whatever_folder_the_workers_run_in(small, clu
         assert run_batch(plan, name, scheduler=cluster, progress=False, keep_records=True).complete
         assert record_files(tmp_path / name) == expected_records(dataset(tmp_path / name))
     finally:
-        for d in worker_dirs:  # where the old code wrote them
+        for d in worker_dirs:  # where records written by the workers with the relative path would go
             shutil.rmtree(os.path.join(d, name), ignore_errors=True)
 
 
