@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from campaign.batch.software import changed
 from campaign.scenario import overlay as ov
 from campaign.scenario.loader import list_variants, load_scenario, read_yaml
 from campaign.scenario.model import Scenario
@@ -100,12 +101,6 @@ def gather(scenario: str | Path, overlays: Sequence[str]) -> ScenarioFiles:
     rels = sorted(contents)
     return ScenarioFiles(path.name, tuple((r, zlib.compress(contents[r], 9)) for r in rels),
                          tuple((r, hashlib.sha256(contents[r]).hexdigest()) for r in rels))
-
-
-def changed(then: Mapping[str, str], now: Mapping[str, str]) -> list[str]:
-    """The files (relative paths) whose digests differ between two ``{path: sha256}``, or that only one
-    has, in order."""
-    return sorted(r for r in set(then) | set(now) if then.get(r) != now.get(r))
 
 
 def changed_on_disk(scenario: str | Path, recorded: Mapping[str, str]) -> list[str]:

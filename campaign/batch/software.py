@@ -53,8 +53,8 @@ class Software:
         return json.dumps(self.as_dict())
 
     def differences(self, other: Mapping[str, str], here: str = "here", there: str = "there") -> list[str]:
-        """What differs from ``other`` (a :meth:`as_json` mapping), in words: ``numpy 2.4.6 here, 2.3.1
-        there``; ``code or data`` for the files (named apart: :func:`changed_files`)."""
+        """What differs from ``other`` (an :meth:`as_dict`), in words: ``numpy 2.4.6 here, 2.3.1 there``;
+        ``this program's code or data`` for the files (named apart: :meth:`change_since`)."""
         mine = self.as_dict()
         out = []
         for name in mine.keys() | other.keys():
@@ -83,7 +83,7 @@ def file_digests(package_dir: Path, data_dir: Path) -> dict[str, str]:
     root = package_dir.parent
     paths = [*package_dir.rglob("*.py"), *(p for p in data_dir.rglob("*") if p.is_file())]
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(paths) if "__pycache__" not in p.parts}
+            for p in sorted(paths) if "__pycache__" not in p.relative_to(root).parts}
 
 
 def code_digest(digests: Mapping[str, str]) -> str:
@@ -118,10 +118,16 @@ def this_software() -> Software:
     return Software(code_digest(these_files()), library_versions())
 
 
+def changed(then: Mapping[str, str], now: Mapping[str, str]) -> list[str]:
+    """The files (relative paths) whose digests differ between two ``{path: SHA-256}``, or that only one
+    has, in order."""
+    return sorted(r for r in then.keys() | now.keys() if then.get(r) != now.get(r))
+
+
 def changed_files(then: Mapping[str, str], now: Mapping[str, str]) -> str:
     """The files whose digests differ between two :func:`file_digests`, in words: the first few named,
     the rest counted."""
-    names = sorted(r for r in then.keys() | now.keys() if then.get(r) != now.get(r))
+    names = changed(then, now)
     shown = ", ".join(names[:SHOWN])
     return shown + (f" and {len(names) - SHOWN} more" if len(names) > SHOWN else "")
 

@@ -39,12 +39,11 @@ import numpy as np
 import xarray as xr
 import zarr
 
-from campaign.batch.bundle import changed
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES, MEASURES
 from campaign.batch.parameters import parameter
 from campaign.batch.plan import SCENARIO_FILES, SOFTWARE, BatchPlan, Chunk
-from campaign.batch.software import these_files
+from campaign.batch.software import changed, these_files
 
 RESULTS = "results.zarr"
 DONE = "done"

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from campaign.batch.bundle import FilesError, changed, gather, scenario_from
+from campaign.batch.bundle import FilesError, gather, scenario_from
 from campaign.batch.run import BatchError, make_plan
+from campaign.batch.software import changed
 from campaign.paths import SCENARIO_DIR
 from campaign.runner import run
 from campaign.scenario.loader import load_scenario

@@ -77,3 +77,8 @@ def test_a_worker_with_the_drivers_software_runs_and_one_without_says_what_diffe
     assert "this program's code or data" in said and "scipy" not in said
     assert Software("c", (("numpy", "1"),)).differences({"code": "c", "numpy": "1", "ephem": "4"}) == [
         "ephem absent here, 4 there"]
+
+
+def test_a_checkout_in_a_folder_of_any_name_has_its_files_counted(tmp_path) -> None:
+    pkg, data = _tree(tmp_path / "__pycache__" / "checkout")  # only the package's own caches are left out
+    assert len(file_digests(pkg, data)) == 4
