@@ -41,12 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The world's cost and raw SimPy's, measured exactly as bench/bench_run.py measures them.
 from _args import count
 from bench_run import one_replicate, raw_simpy
-from distributed import Client, LocalCluster
 
 from campaign.batch.bundle import ScenarioFiles, scenario_from
 from campaign.batch.measures import flatten
 from campaign.batch.replicate import run_replicate, scenario_of
-from campaign.batch.run import LOCAL_QUIET, make_plan, run_batch, usable_cores
+from campaign.batch.run import dask_client, make_plan, run_batch, usable_cores
 from campaign.batch.seeds import replicate_seed
 from campaign.runner import run
 
@@ -76,13 +75,14 @@ class Rate:
 def batch_rate(workers: int, runs: int, seed: int, warm_runs: int, chunk: int) -> Rate:
     """The rate of ``runs`` replicates, ``chunk`` a task, on ``workers`` workers, each warmed with
     ``warm_runs`` replicates first."""
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, **LOCAL_QUIET) as cluster, \
-            Client(cluster) as client, tempfile.TemporaryDirectory() as out:
+    # The local cluster the batch command makes (dask_client: its housekeeping paced for a batch, the
+    # workers' profiler off), so that the rates are the command's, not those of Dask's defaults.
+    with dask_client(workers) as client, tempfile.TemporaryDirectory() as out:
         plan = make_plan(SCENARIO, "base", runs, seed, chunk)
         warm = max(client.run(_warm, plan.files, warm_runs).values())
         cpu0 = client.run(time.process_time)
         t0, d0 = time.perf_counter(), time.process_time()
-        outcome = run_batch(plan, out, scheduler=cluster.scheduler_address, progress=False)
+        outcome = run_batch(plan, out, scheduler=client.scheduler.address, progress=False)
         elapsed, driver_s = time.perf_counter() - t0, time.process_time() - d0
         cpu1 = client.run(time.process_time)
     if not outcome.complete:
