@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import tempfile
 
+import hypothesis.strategies as st
 import numpy as np
 import pytest
 import xarray as xr
+from hypothesis import given, settings
 
 from campaign.batch.design import parse_design
 from campaign.batch.measures import MEASURE_NAMES
@@ -108,6 +111,27 @@ def test_written_chunks_are_done_and_skipped_on_reopening(tmp_path) -> None:
     assert ds[DONE].values.sum() == first.n + last.n
     assert ds["goeben_escaped"].values[0, :3].tolist() == values_for(first)[0].tolist()
     assert ds["events"].values[1, 6:].tolist() == values_for(last)[-1].tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(runs=st.integers(1, 12), chunk=st.integers(1, 5), with_design=st.booleans(), data=st.data())
+def test_the_pending_tasks_are_those_whose_mask_is_not_written(runs, chunk, with_design, data) -> None:
+    # Told from the listing of the mask's chunks on disk (not by reading them): whatever the chunking (a
+    # last task shorter than the others), with a design's point dimension or without, a reopened store's
+    # pending tasks are exactly those not written, in the plan's order, and agree with the mask as read.
+    d = parse_design({"kind": "grid", "parameters": {"sighting_range_factor": {"values": [0.5, 1.0]}}})
+    p = plan(runs=runs, chunk=chunk, design=d if with_design else None)
+    chunks = p.chunks()
+    written = data.draw(st.sets(st.sampled_from(range(len(chunks)))))
+    with tempfile.TemporaryDirectory() as out:
+        store = ResultStore.create(out, p)
+        for i in sorted(written):
+            store.write(chunks[i], values_for(chunks[i]))
+        again = ResultStore.existing(out, p)
+        pending = again.pending()
+        mask = again.done()
+    assert pending == [c for i, c in enumerate(chunks) if i not in written]
+    assert pending == [c for c in chunks if not mask[p.index(c)].all()]
 
 
 def test_a_chunk_written_twice_keeps_one_copy(tmp_path) -> None:
