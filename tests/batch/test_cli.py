@@ -287,8 +287,10 @@ def test_ctrl_c_stops_a_batch_with_one_message_and_no_worker_tracebacks(small, t
     from campaign.paths import ROOT
 
     out = tmp_path / "b"
-    proc = subprocess.Popen([sys.executable, str(ROOT / "run_campaign.py"), "batch", str(small), "--runs", "2000",
-                             "--workers", "1", "--out", str(out), "--no-progress"], cwd=ROOT,
+    # -X faulthandler: a driver that has not stopped a minute after the interrupt is sent SIGABRT, on which
+    # it prints every thread's stack, so that the failure says where it was stuck.
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", str(ROOT / "run_campaign.py"), "batch", str(small),
+                             "--runs", "2000", "--workers", "1", "--out", str(out), "--no-progress"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
@@ -296,7 +298,12 @@ def test_ctrl_c_stops_a_batch_with_one_message_and_no_worker_tracebacks(small, t
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.2)
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGABRT)
+            _, err = proc.communicate(timeout=30)
+            pytest.fail(f"the driver had not stopped a minute after Ctrl-C; its threads then:\n{err}")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
