@@ -287,10 +287,15 @@ def test_ctrl_c_stops_a_batch_with_one_message_and_no_worker_tracebacks(small, t
     from campaign.paths import ROOT
 
     out = tmp_path / "b"
+    # The driver as a terminal starts it, Ctrl-C live. A process started in the background by a shell (as a
+    # test run may be) ignores SIGINT, and its children inherit that: the driver would rightly ignore it too.
     # -X faulthandler: a driver that has not stopped a minute after the interrupt is sent SIGABRT, on which
     # it prints every thread's stack, so that the failure says where it was stuck.
-    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", str(ROOT / "run_campaign.py"), "batch", str(small),
-                             "--runs", "2000", "--workers", "1", "--out", str(out), "--no-progress"], cwd=ROOT,
+    at_a_terminal = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                     "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", at_a_terminal, str(ROOT / "run_campaign.py"),
+                             "batch", str(small), "--runs", "2000", "--workers", "1", "--out", str(out),
+                             "--no-progress"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
