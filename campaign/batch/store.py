@@ -188,8 +188,8 @@ class ResultStore:
 
         :meth:`write` writes a chunk of ``done`` once, all True, after its measures, and Zarr stores no
         chunk that is all its fill value (False), so a chunk on disk is a finished task. One listing of the
-        folder, rather than reading the mask (a file opened a task, present or not: resuming 20,000 tasks
-        took 6-9 s, and 100,000 took 23-43 s; now 0.1-0.4 s and 0.5-2 s)."""
+        folder, rather than reading the mask, which opens a file a task, present or not (the times of both,
+        for 100,000 tasks: docs/performance.md)."""
         on_disk = {f.relative_to(self._done_dir).as_posix() for f in self._done_dir.rglob("*") if f.is_file()}
         key = self._done.metadata.encode_chunk_key
         return [c for c in self.plan.chunks() if key(self._chunk_coords(c)) not in on_disk]
