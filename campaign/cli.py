@@ -220,6 +220,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     print(f"{plan.scenario_name}: {counted(len(plan.variants), 'variant')} x {counted(plan.n_points, 'design point')} "
           f"x {counted(plan.runs, 'replicate')} = {plan.n_replicates}, seed {plan.seed}, "
           f"{counted(plan.chunk, 'replicate')} a task")
+    for o in plan.overrides:
+        print(f"  note: {o.describe()}")
     try:
         outcome = run_batch(plan, out, workers=args.workers, scheduler=args.scheduler,
                             keep_records=args.keep_records, retries=args.retries, progress=not args.no_progress)

@@ -34,9 +34,10 @@ from scipy import stats
 
 from campaign.batch.bundle import KEPT, changed_on_disk
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
+from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
 from campaign.batch.software import this_software
-from campaign.batch.store import DONE, SOFTWARE_FILES, design_of, open_results
+from campaign.batch.store import DESIGN_OVERRIDES, DONE, SOFTWARE_FILES, design_of, open_results
 from campaign.batch.wording import counted
 from campaign.output import files
 
@@ -364,6 +365,13 @@ def _plain(e: Estimate) -> dict[str, float | int | None]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(e).items()}
 
 
+def design_notes(ds: xr.Dataset) -> list[str]:
+    """A note for each variant's change that the batch's design replaced at every point (its store's
+    attributes; campaign/batch/parameters.py ``overrides``): without it, a variant's paired differences of
+    zero would say the change does nothing."""
+    return [f"note: {Override(**o).describe()}" for o in json.loads(ds.attrs.get(DESIGN_OVERRIDES) or "[]")]
+
+
 def _rerun_notes(ds: xr.Dataset) -> str:
     """Notes when what the batch ran has changed since, so that a replicate rerun now is no longer that
     batch's: the scenario's files on disk (their SHA-256s in its attributes; its folder keeps those it
@@ -394,9 +402,10 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
         if unknown:
             raise ValueError(f"--measures: unknown measure {', '.join(unknown)} (known: {', '.join(MEASURE_NAMES)})")
     rows = summarise(ds, measures)
-    text = format_tables(rows, ds) + _rerun_notes(ds)
+    notes = design_notes(ds)
+    text = format_tables(rows, ds) + "".join(f"\n\n{n}" for n in notes) + _rerun_notes(ds)
     summary_line = text.split("\n", 2)
-    page = html_page(ds, rows, "\n".join(summary_line[:2]))
+    page = html_page(ds, rows, "\n".join(summary_line[:2] + notes))
     table = json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,
                          "estimate": _plain(r.estimate), "difference": _plain(r.difference) if r.difference else None}
                         for r in rows], indent=1) + "\n"

@@ -16,11 +16,17 @@ sets the parameter whatever the variant says:
     speed lowered to it where needed, so that design >= sustained >= economical still holds.
 
 A value of 1.0 for a factor, or Goeben's own sustained speed, leaves the run exactly as it was.
+
+Because a design point sets its parameters over the variant's own values, a variant whose change is to
+one of them (``goeben_no_fast_speed`` sets Goeben's sustained speed) keeps nothing of that change in a
+design that varies it: :func:`overrides` finds such cases when the batch is planned, so that the batch
+and its analysis can say so rather than show paired differences of zero without a word.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -40,6 +46,7 @@ class Parameter:
     high: float
     what: str
     apply: Callable[[Scenario, float], Scenario]
+    read: Callable[[Scenario], float | None]  # the value a scenario has (None: it cannot take the parameter)
 
 
 def _sighting(sc: Scenario, value: float) -> Scenario:
@@ -48,6 +55,13 @@ def _sighting(sc: Scenario, value: float) -> Scenario:
 
 def _telegraph(sc: Scenario, value: float) -> Scenario:
     return replace(sc, factors=replace(sc.factors, telegraph_delay=float(value)))
+
+
+def _sustained_of(ship_name: str) -> Callable[[Scenario], float | None]:
+    def read(sc: Scenario) -> float | None:
+        return next((sh.sustained_speed_kn for f in sc.forces for sh in f.ships if sh.name == ship_name), None)
+
+    return read
 
 
 def _sustained(ship_name: str) -> Callable[[Scenario, float], Scenario]:
@@ -76,9 +90,12 @@ def _sustained(ship_name: str) -> Callable[[Scenario, float], Scenario]:
 # Ranges: factors between a tenth and ten times the sourced rules (the schema's bounds for `factors:`);
 # speeds within the schema's bounds for a ship change (0 < kn <= 40, campaign/scenario/schema.py).
 PARAMETERS: Mapping[str, Parameter] = MappingProxyType({p.name: p for p in (
-    Parameter("sighting_range_factor", 0.1, 10.0, "every sighting range times this", _sighting),
-    Parameter("telegraph_delay_factor", 0.1, 10.0, "every telegraph delay times this", _telegraph),
-    Parameter("goeben_sustained_kn", 1.0, 40.0, "Goeben's sustained speed, kn", _sustained("Goeben")),
+    Parameter("sighting_range_factor", 0.1, 10.0, "every sighting range times this", _sighting,
+              lambda sc: sc.factors.sighting_range),
+    Parameter("telegraph_delay_factor", 0.1, 10.0, "every telegraph delay times this", _telegraph,
+              lambda sc: sc.factors.telegraph_delay),
+    Parameter("goeben_sustained_kn", 1.0, 40.0, "Goeben's sustained speed, kn", _sustained("Goeben"),
+              _sustained_of("Goeben")),
 )})
 
 
@@ -103,3 +120,57 @@ def apply_parameters(sc: Scenario, values: Mapping[str, float]) -> Scenario:
         check_value(name, value)
         sc = parameter(name).apply(sc, value)
     return sc
+
+
+@dataclass(frozen=True)
+class Override:
+    """A variant's own value of a design parameter, which the design replaces at every point."""
+
+    variant: str
+    parameter: str
+    variant_value: float
+    base_value: float
+    nothing_else: bool  # at every point the variant is the base scenario (paired differences nil)
+
+    def describe(self) -> str:
+        """One sentence for the batch's and the analysis's notes."""
+        rest = ("so at every point it runs as the base does: its paired differences are zero by construction"
+                if self.nothing_else else "so at each point it keeps only its other changes")
+        return (f"{self.variant}: the design sets {self.parameter} at every point, in place of the variant's own "
+                f"{self.variant_value:g} (the base's {self.base_value:g}), {rest}")
+
+
+# Fields that say where a scenario's facts come from or what it is called, not how it runs: two scenarios
+# equal but for them run alike.
+PROVENANCE_FIELDS = frozenset({"title", "description", "summary", "path", "variant", "sources", "note", "notes"})
+
+
+def _as_run(value: object) -> object:
+    """``value`` with every provenance field of every dataclass in it left out (see PROVENANCE_FIELDS)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, tuple((f.name, _as_run(getattr(value, f.name)))
+                                            for f in dataclasses.fields(value) if f.name not in PROVENANCE_FIELDS))
+    if isinstance(value, Mapping):
+        return tuple((k, _as_run(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_as_run(v) for v in value)
+    return value
+
+
+def runs_alike(a: Scenario, b: Scenario) -> bool:
+    """Are ``a`` and ``b`` the same scenario but for their own names and citations (the scenario's
+    ``name``, which a variant's carries, and :data:`PROVENANCE_FIELDS` throughout)?"""
+    return _as_run(replace(a, name="")) == _as_run(replace(b, name=""))
+
+
+def overrides(variant: str, sc: Scenario, base: Scenario, names: Sequence[str],
+              points: Sequence[Mapping[str, float]]) -> tuple[Override, ...]:
+    """The design parameters ``names`` whose value in variant ``variant`` (scenario ``sc``) differs from the
+    base's: the design's ``points`` replace that change of the variant's. ``nothing_else`` when, at every
+    point, the variant with the point's values runs as the base with them."""
+    own = [(n, parameter(n).read(sc), parameter(n).read(base)) for n in names]
+    changed = [(n, v, b) for n, v, b in own if v is not None and b is not None and v != b]
+    if not changed:
+        return ()
+    same = all(runs_alike(apply_parameters(sc, p), apply_parameters(base, p)) for p in points)
+    return tuple(Override(variant, n, float(v), float(b), same) for n, v, b in changed)

@@ -20,6 +20,7 @@ import numpy as np
 from campaign.batch.bundle import ScenarioFiles
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES
+from campaign.batch.parameters import Override
 from campaign.batch.seeds import replicate_seeds
 from campaign.batch.software import Software
 
@@ -59,7 +60,10 @@ class BatchPlan:
     """A batch: the scenario file, the variants (``base`` first), replicates, seed, chunking, design,
     tactical engine (None: the scenario's), the scenario's files as read when the batch was planned
     (campaign/batch/bundle.py; None: the workers read them from ``scenario``'s folder themselves) and
-    the driver's software, which every worker must have (campaign/batch/software.py; None: unchecked)."""
+    the driver's software, which every worker must have (campaign/batch/software.py; None: unchecked);
+    ``overrides``: the variants' own values of design parameters that the design replaces
+    (campaign/batch/parameters.py ``overrides``), for the batch's notes: worked out from the files, so
+    not part of the batch's identity."""
 
     scenario: str
     scenario_name: str
@@ -71,6 +75,7 @@ class BatchPlan:
     engine: str | None = None
     files: ScenarioFiles | None = None
     software: Software | None = None
+    overrides: tuple[Override, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.variants or self.variants[0] != BASE:

@@ -57,7 +57,7 @@ from rich.text import Text
 from campaign.batch.bundle import KEPT, FilesError, ScenarioFiles, gather, keep, scenario_from
 from campaign.batch.design import Design
 from campaign.batch.measures import MEASURE_NAMES
-from campaign.batch.parameters import apply_parameters
+from campaign.batch.parameters import apply_parameters, overrides
 from campaign.batch.plan import BASE, BatchPlan, Chunk, default_chunk
 from campaign.batch.replicate import RECORDS, ChunkResult, ChunkTask, describe, run_chunk, write_records
 from campaign.batch.software import this_software
@@ -213,14 +213,18 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
         files = gather(path, names[1:])
     except FilesError as exc:
         raise BatchError(str(exc)) from None
-    name = ""
+    points = [design.point(p) for p in range(design.n_points)] if design is not None else []
+    base, found = None, []
     for v in names:
         sc = _loaded(path, files, v)
-        name = name or sc.name
-        for p in range(design.n_points if design is not None else 0):
-            apply_parameters(sc, design.point(p))
-    return BatchPlan(path, name, names, runs, seed, chunk or default_chunk(runs), design, engine, files,
-                     this_software())
+        for point in points:
+            apply_parameters(sc, point)
+        if base is None:
+            base = sc
+        elif design is not None:
+            found += overrides(v, sc, base, design.names, points)
+    return BatchPlan(path, base.name, names, runs, seed, chunk or default_chunk(runs), design, engine, files,
+                     this_software(), tuple(found))
 
 
 def tasks_for(plan: BatchPlan, chunks: Sequence[Chunk], keep_records: bool = False) -> Iterator[ChunkTask]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ DONE = "done"
 MEASURES_VAR = "measures"  # every measure, over the batch's dimensions and ``measure``
 MEASURE_DIM = "measure"
 SOFTWARE_FILES = "software_files"  # {path: SHA-256} of the code and data files the batch began with
+DESIGN_OVERRIDES = "design_overrides"  # JSON list of parameters.Override fields: the variants' changes the design replaces
 
 
 class StoreMismatch(ValueError):
@@ -106,6 +108,8 @@ def template(plan: BatchPlan) -> xr.Dataset:
     attrs = {"title": f"batch of {plan.scenario_name}", **plan.identity(),
              # Each file's digest, to name those that change (the identity has only their digest).
              SOFTWARE_FILES: json.dumps(these_files()) if plan.software is not None else "",
+             # The variants' changes the design replaces (campaign/batch/parameters.py), for analyse's notes.
+             DESIGN_OVERRIDES: json.dumps([asdict(o) for o in plan.overrides]),
              "rerun": "python run_campaign.py SCENARIO --variant VARIANT --seed SEED (SCENARIO: the copy in the "
                       "batch's scenario/ folder; base: no --variant; a design point: --set PARAMETER=VALUE for "
                       "each of its parameters)"}

@@ -192,3 +192,28 @@ def test_every_variant_has_its_own_colour_in_every_chart(tmp_path) -> None:
     ds, _ = _arrival_results(tmp_path, runs=1000)
     for fig in (_histogram(ds, "goeben_arrival_h", "t"), _spread(ds, "goeben_arrival_h", "t")):
         assert {t.name: t.marker.color for t in fig.data} == variant_colours(["base", "a"])
+
+
+def test_a_variants_change_the_design_replaced_is_noted_in_the_tables_and_the_page(tmp_path) -> None:
+    from campaign.batch.design import parse_design
+    from campaign.batch.measures import MEASURE_NAMES
+    from campaign.batch.parameters import Override
+    from campaign.batch.plan import BatchPlan
+    from campaign.batch.store import ResultStore
+
+    d = parse_design({"kind": "grid", "parameters": {"goeben_sustained_kn": {"values": [20.0, 22.0]}}})
+    o = Override("a", "goeben_sustained_kn", 24.5, 23.5, True)
+    p = BatchPlan("/s.yaml", "s", ("base", "a"), 2, 3, 2, d, overrides=(o,))
+    store = ResultStore.open_or_create(tmp_path, p)
+    for c in p.chunks():
+        store.write(c, np.ones((len(MEASURE_NAMES), c.n)))
+    text, _ = analyse(tmp_path)
+    assert f"note: {o.describe()}" in text
+    assert "a: the design sets goeben_sustained_kn" in (tmp_path / "analysis.html").read_text().replace("&#x27;", "'")
+    # A batch whose design replaced nothing has no such note.
+    other = tmp_path / "other"
+    p = BatchPlan("/s.yaml", "s", ("base", "a"), 2, 3, 2, d)
+    store = ResultStore.open_or_create(other, p)
+    for c in p.chunks():
+        store.write(c, np.ones((len(MEASURE_NAMES), c.n)))
+    assert "the design sets" not in analyse(other)[0]

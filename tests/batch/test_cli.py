@@ -240,6 +240,31 @@ def test_a_design_batch_prints_the_command_that_reruns_its_replicate(small, clus
     assert (tmp_path / "rerun" / "events.jsonl").read_bytes() == kept.read_bytes()
 
 
+def test_a_variants_change_that_the_design_sets_is_noted_by_the_batch_and_its_analysis(cluster, tmp_path,
+                                                                                       capsys) -> None:
+    """A variant whose only change is Goeben's sustained speed, in a design that sets it at every point, is
+    the base there: the batch and analyse say so rather than leave its differences of zero unexplained."""
+    import yaml
+
+    from tests.batch.conftest import write_small
+
+    scenario = write_small(tmp_path / "small")
+    (scenario.parent / "variants" / "slow.yaml").write_text(yaml.safe_dump({
+        "variant": "slow", "base": "../small.yaml", "title": "Goeben slow", "summary": "Goeben holds 20 kn.",
+        "changes": {"ship_changes": {"Goeben": {"speed_kn": {"sustained": 20.0}, "note": "a test"}}}}))
+    design = tmp_path / "design.yaml"
+    design.write_text("kind: grid\nparameters:\n  goeben_sustained_kn: {values: [14.0, 18.0]}\n")
+    out = tmp_path / "b"
+    assert main(["batch", str(scenario), "--variants", "base,slow,faster", "--runs", "1", "--design", str(design),
+                 "--scheduler", cluster, "--out", str(out), "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    note = ("note: slow: the design sets goeben_sustained_kn at every point, in place of the variant's own 20 "
+            "(the base's 23.5), so at every point it runs as the base does")
+    assert note in said and said.count("note:") == 1  # faster changes Gloucester's orders, which no point sets
+    assert main(["analyse", str(out)]) == 0
+    assert note in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("measures", [",", ""])
 def test_analyse_of_measures_naming_none_exits_2(reference, capsys, measures) -> None:
     assert main(["analyse", str(reference), "--measures", measures]) == 2

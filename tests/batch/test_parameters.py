@@ -126,3 +126,41 @@ def test_a_parameter_the_scenario_cannot_take_is_refused(write_scenario) -> None
 
 def test_small_scenario_yaml_is_plain(small) -> None:
     assert yaml.safe_load(small.read_text())["name"] == "test_scenario"
+
+
+SENSITIVITY = ("sighting_range_factor", "telegraph_delay_factor", "goeben_sustained_kn")
+POINTS = [{"sighting_range_factor": 0.8, "telegraph_delay_factor": 1.5, "goeben_sustained_kn": 19.0},
+          {"sighting_range_factor": 1.2, "telegraph_delay_factor": 0.7, "goeben_sustained_kn": 23.0}]
+
+
+def test_a_design_that_sets_a_variants_own_change_is_found_with_what_it_replaces() -> None:
+    from campaign.batch.parameters import overrides
+
+    base = load_scenario(HISTORICAL)
+    # Moltke's endurance is only Goeben's sustained speed (24.5 kn for 23.5): the design leaves nothing of it.
+    moltke = load_scenario(HISTORICAL, variant="goeben_moltke_endurance")
+    (o,) = overrides("goeben_moltke_endurance", moltke, base, SENSITIVITY, POINTS)
+    assert (o.parameter, o.variant_value, o.base_value, o.nothing_else) == ("goeben_sustained_kn", 24.5, 23.5, True)
+    assert "runs as the base does" in o.describe() and "24.5 (the base's 23.5)" in o.describe()
+    # No fast speed also lowers her design speed to 15.7 kn, which a point below the base's 25.5 keeps lower.
+    slow = load_scenario(HISTORICAL, variant="goeben_no_fast_speed")
+    (o,) = overrides("goeben_no_fast_speed", slow, base, SENSITIVITY, POINTS)
+    assert (o.variant_value, o.base_value, o.nothing_else) == (15.7, 23.5, False)
+    assert "keeps only its other changes" in o.describe()
+    # A variant that changes none of the design's parameters, and a design that does not vary hers.
+    engages = load_scenario(HISTORICAL, variant="troubridge_engages")
+    assert overrides("troubridge_engages", engages, base, SENSITIVITY, POINTS) == ()
+    assert overrides("goeben_moltke_endurance", moltke, base, SENSITIVITY[:2],
+                     [{k: p[k] for k in SENSITIVITY[:2]} for p in POINTS]) == ()
+
+
+def test_scenarios_run_alike_when_only_their_names_and_citations_differ() -> None:
+    from campaign.batch.parameters import runs_alike
+
+    base = load_scenario(HISTORICAL)
+    assert runs_alike(base, load_scenario(HISTORICAL))
+    moltke = load_scenario(HISTORICAL, variant="goeben_moltke_endurance")
+    assert not runs_alike(base, moltke)  # 24.5 kn against 23.5
+    assert runs_alike(apply_parameters(base, {"goeben_sustained_kn": 24.5}), moltke)  # its name, title, note aside
+    faster = apply_parameters(base, {"goeben_sustained_kn": 24.5})
+    assert not runs_alike(faster, replace(faster, forces=faster.forces[::-1]))
