@@ -36,6 +36,13 @@ from campaign.batch.bundle import KEPT, changed_on_disk
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
+from campaign.batch.sensitivity import (
+    Correlation,
+    SensitivityRow,
+    format_sensitivity,
+    sensitivity_rows,
+    signed,
+)
 from campaign.batch.software import this_software
 from campaign.batch.store import DESIGN_OVERRIDES, DONE, SOFTWARE_FILES, design_of, open_results
 from campaign.batch.wording import counted
@@ -51,6 +58,7 @@ MAX_BINS = 100  # the most bars a histogram of the page has
 WHISKERS = (5, 95)  # the percentiles a box's whiskers reach
 HTML_FILE = "analysis.html"
 JSON_FILE = "analysis.json"
+SENSITIVITY_FILE = "sensitivity.json"  # with a design: each PRCC (campaign/batch/sensitivity.py)
 
 
 @dataclass(frozen=True)
@@ -336,9 +344,52 @@ def _table_html(rows: Sequence[Row]) -> str:
     return f"<table>{head}{''.join(body)}</table>"
 
 
-def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str) -> str:
+def _prcc_chart(prccs: Sequence[SensitivityRow], variants: Sequence[str]) -> go.Figure | None:
+    """Each measure's PRCC with each design parameter (a panel a parameter) as bars grouped by measure, a
+    colour per variant, with its interval; measures that vary in no variant left out."""
+    varying = [m for m in dict.fromkeys(r.measure for r in prccs)
+               if any(r.measure == m and not math.isnan(r.prcc.value) for r in prccs)]
+    if not varying:
+        return None
+    params = list(dict.fromkeys(r.parameter for r in prccs))
+    colours = variant_colours(variants)
+    fig = make_subplots(rows=1, cols=len(params), subplot_titles=params, shared_yaxes=True)
+    for j, p in enumerate(params, start=1):
+        for variant in variants:
+            rs = [r for r in prccs if r.parameter == p and r.variant == variant and r.measure in varying
+                  and not math.isnan(r.prcc.value)]
+            c = [r.prcc for r in rs]
+            fig.add_trace(go.Bar(
+                x=[e.value for e in c], y=[r.measure for r in rs], orientation="h", name=variant,
+                legendgroup=variant, marker={"color": colours[variant]}, showlegend=(j == 1),
+                error_x={"type": "data", "symmetric": False,
+                         "array": [0 if math.isnan(e.high) else e.high - e.value for e in c],
+                         "arrayminus": [0 if math.isnan(e.low) else e.value - e.low for e in c]}), row=1, col=j)
+        fig.add_vline(x=0, line_dash="dot", row=1, col=j)
+        fig.update_xaxes(range=[-1.05, 1.05], row=1, col=j)
+    fig.update_layout(title="Sensitivity: partial rank correlation (PRCC) of each measure with each design "
+                            "parameter, Fisher 95 % CI", barmode="group",
+                      yaxis={"categoryorder": "array", "categoryarray": varying[::-1]},
+                      height=200 + 12 * len(varying) * max(len(variants), 2))
+    return fig
+
+
+def _prcc_table_html(prccs: Sequence[SensitivityRow]) -> str:
+    head = "<tr><th>variant</th><th>measure</th><th>parameter</th><th>n</th><th>PRCC</th><th>95% CI</th></tr>"
+    body = []
+    for r in prccs:
+        c = r.prcc
+        if math.isnan(c.value):
+            continue
+        cells = [r.variant, r.measure, r.parameter, str(c.n), signed(c.value, 3) + (" *" if c.excludes_zero else ""),
+                 "-" if math.isnan(c.low) else f"[{signed(c.low, 3)}, {signed(c.high, 3)}]"]
+        body.append("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in cells) + "</tr>")
+    return f"<table>{head}{''.join(body)}</table>"
+
+
+def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str, prccs: Sequence[SensitivityRow] = ()) -> str:
     """``analysis.html``: the charts (Plotly, its script inline: the page opens from disk without a
-    network) and the table."""
+    network) and the tables (with a design, its PRCCs: campaign/batch/sensitivity.py)."""
     params = json.loads(ds.attrs.get("design_parameters", "[]"))
     figs = [f for f in (
         _histogram(ds, "goeben_arrival_h", "When Goeben got away (hours after the start), by variant"),
@@ -348,6 +399,7 @@ def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str) -> str:
         _proportion_bars(rows, "goeben_escaped", "Goeben's escape probability by variant"),
         _differences(rows, ("goeben_escaped", "goeben_arrival_h", "goeben_coal_t", "battles")),
         _sensitivity(ds, params, ("goeben_escaped", "goeben_arrival_h", "goeben_coal_t")),
+        _prcc_chart(prccs, [str(v) for v in ds["variant_name"].values]) if prccs else None,
     ) if f is not None]
     parts = [f.to_html(full_html=False, include_plotlyjs=(i == 0)) for i, f in enumerate(figs)]
     style = ("body{font-family:sans-serif;margin:2em} pre{white-space:pre-wrap} "
@@ -357,11 +409,11 @@ def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str) -> str:
             f"{html.escape(str(ds.attrs.get('scenario_name', '')))}</title><style>{style}</style></head><body>"
             f"<h1>Batch analysis: {html.escape(str(ds.attrs.get('scenario_name', '')))}</h1>"
             f"<pre>{html.escape(summary)}</pre>" + "".join(parts) + "<h2>Estimates</h2>" + _table_html(rows)
-            + "</body></html>")
+            + ("<h2>Sensitivity (PRCC)</h2>" + _prcc_table_html(prccs) if prccs else "") + "</body></html>")
 
 
-def _plain(e: Estimate) -> dict[str, float | int | None]:
-    """An estimate for JSON (NaN, which JSON lacks, as null)."""
+def _plain(e: Estimate | Correlation) -> dict[str, float | int | None]:
+    """An estimate or a correlation for JSON (NaN, which JSON lacks, as null)."""
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(e).items()}
 
 
@@ -402,14 +454,22 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
         if unknown:
             raise ValueError(f"--measures: unknown measure {', '.join(unknown)} (known: {', '.join(MEASURE_NAMES)})")
     rows = summarise(ds, measures)
+    params = json.loads(ds.attrs.get("design_parameters", "[]"))
+    prccs = sensitivity_rows(ds, list(dict.fromkeys(r.measure for r in rows)), params, DONE)
     notes = design_notes(ds)
-    text = format_tables(rows, ds) + "".join(f"\n\n{n}" for n in notes) + _rerun_notes(ds)
+    text = format_tables(rows, ds) + (f"\n\n{format_sensitivity(prccs)}" if prccs else "")
+    text += "".join(f"\n\n{n}" for n in notes) + _rerun_notes(ds)
     summary_line = text.split("\n", 2)
-    page = html_page(ds, rows, "\n".join(summary_line[:2] + notes))
+    page = html_page(ds, rows, "\n".join(summary_line[:2] + notes), prccs)
     table = json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,
                          "estimate": _plain(r.estimate), "difference": _plain(r.difference) if r.difference else None}
                         for r in rows], indent=1) + "\n"
-    # Both files or neither: a page and a table from different analyses would disagree.
-    written = files.write_all(out, {HTML_FILE: lambda p: p.write_text(page, encoding="utf-8"),
-                                    JSON_FILE: lambda p: p.write_text(table, encoding="utf-8")})
+    outputs = {HTML_FILE: lambda p: p.write_text(page, encoding="utf-8"),
+               JSON_FILE: lambda p: p.write_text(table, encoding="utf-8")}
+    if prccs:
+        prcc_table = json.dumps([{"variant": r.variant, "measure": r.measure, "parameter": r.parameter,
+                                  "prcc": _plain(r.prcc)} for r in prccs], indent=1) + "\n"
+        outputs[SENSITIVITY_FILE] = lambda p: p.write_text(prcc_table, encoding="utf-8")
+    # All the files or none: a page and tables from different analyses would disagree.
+    written = files.write_all(out, outputs)
     return text, written

@@ -217,3 +217,22 @@ def test_a_variants_change_the_design_replaced_is_noted_in_the_tables_and_the_pa
     for c in p.chunks():
         store.write(c, np.ones((len(MEASURE_NAMES), c.n)))
     assert "the design sets" not in analyse(other)[0]
+
+
+def test_a_design_batch_is_analysed_for_sensitivity_in_the_tables_the_page_and_sensitivity_json(tmp_path) -> None:
+    """goeben_coal_t rises with both parameters of the grid (1000 x sighting + telegraph): its PRCC with
+    each is near 1 and its interval excludes 0; a measure the design leaves alone is not tabulated."""
+    ds = _design_results(tmp_path, {"kind": "grid", "parameters": {
+        "sighting_range_factor": {"values": [0.5, 1.0]}, "telegraph_delay_factor": {"values": [1.0, 2.0, 3.0]}}})
+    text, written = analyse(tmp_path)
+    assert "sensitivity.json" in {p.name for p in written}
+    section = text.split("== sensitivity: base", 1)[1].split("== sensitivity: a", 1)[0]
+    coal = next(line for line in section.splitlines() if line.startswith("goeben_coal_t"))
+    assert coal.count("*") == 2 and "battles" not in section  # every battles value is 1: no correlation
+    data = json.loads((tmp_path / "sensitivity.json").read_text())
+    got = {(r["variant"], r["measure"], r["parameter"]): r["prcc"] for r in data}
+    for p in ("sighting_range_factor", "telegraph_delay_factor"):
+        assert got[("a", "goeben_coal_t", p)]["value"] > 0.9 and got[("a", "goeben_coal_t", p)]["low"] > 0
+    assert got[("base", "battles", "sighting_range_factor")]["value"] is None
+    assert "Sensitivity (PRCC)" in (tmp_path / "analysis.html").read_text()
+    assert len(ds["point"]) == 6
