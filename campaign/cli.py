@@ -373,10 +373,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
     values = _parameter_values(args.parameters)
     sc = load_scenario(args.scenario, variant=args.variant)
+    notes = []
     if values:
-        from campaign.batch.parameters import ParameterError, apply_parameters
+        from campaign.batch.parameters import ParameterError, apply_parameters, overrides
 
         try:
+            if args.variant is not None:  # a variant's own change that --set replaces is said, as a batch says it
+                base = load_scenario(args.scenario)
+                notes = [o.describe_set() for o in overrides(args.variant, sc, base, list(values), [values])]
             sc = apply_parameters(sc, values)
         except ParameterError as exc:
             raise BadInput(f"--set: {exc}") from None
@@ -390,6 +394,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     scored = result.summary.get("scoring")
     if scored:
         print(f"  score ({scored['rules']}, stand-in charts): {scored['result']}")
+    for note in notes:
+        print(f"  note: {note}")
     for path in written:
         print(f"  wrote {path}")
     return 0

@@ -139,6 +139,13 @@ class Override:
         return (f"{self.variant}: the design sets {self.parameter} at every point, in place of the variant's own "
                 f"{self.variant_value:g} (the base's {self.base_value:g}), {rest}")
 
+    def describe_set(self) -> str:
+        """One sentence for a single run given the parameter with ``--set``."""
+        rest = ("so this run is the base scenario's at that value" if self.nothing_else
+                else "so the run keeps only the variant's other changes")
+        return (f"--set {self.parameter} replaces {self.variant}'s own {self.variant_value:g} (the base's "
+                f"{self.base_value:g}), {rest}")
+
 
 # Fields that say where a scenario's facts come from or what it is called, not how it runs: two scenarios
 # equal but for them run alike.

@@ -263,6 +263,14 @@ def test_a_variants_change_that_the_design_sets_is_noted_by_the_batch_and_its_an
     assert note in said and said.count("note:") == 1  # faster changes Gloucester's orders, which no point sets
     assert main(["analyse", str(out)]) == 0
     assert note in capsys.readouterr().out
+    # So does a single run of the variant given the parameter, as a design point's rerun is.
+    assert main(["run", str(scenario), "--variant", "slow", "--set", "goeben_sustained_kn=14",
+                 "--out", str(tmp_path / "one")]) == 0
+    assert ("note: --set goeben_sustained_kn replaces slow's own 20 (the base's 23.5), so this run is the base "
+            "scenario's at that value") in capsys.readouterr().out
+    assert main(["run", str(scenario), "--variant", "faster", "--set", "goeben_sustained_kn=14",
+                 "--out", str(tmp_path / "two")]) == 0
+    assert "note:" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("measures", [",", ""])
