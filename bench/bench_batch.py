@@ -13,12 +13,12 @@ Prints, from one run on this machine:
   ``--rate-runs`` replicates each (``--rate-chunk`` a task), and the speed-up. Each worker is warmed
   first with ``--warm-runs`` replicates of other seeds (it loads the scenario from the files the tasks
   carry and computes and caches the campaign's common sea routes, which every worker process does once:
-  that cost is printed apart). The two are measured
-  ``--rounds`` times, alternately (1, 2, 1, 2, ...), so that a spell of load from elsewhere on a shared
-  machine falls on both; the speed-up is the best 2-worker rate over the best 1-worker rate, and each
-  round's own ratio is printed beside it, with how much of the time the workers computed and how much
-  of a core the driver (which hosts the local scheduler and writes the store) took meanwhile: on a
-  machine with as many cores as workers, the driver's share is taken from them;
+  that cost is printed apart). The two are measured ``--rounds`` times, alternately (1, 2, 1, 2, ...),
+  so that a spell of load from elsewhere on a shared machine falls on both; the speed-up is the best
+  2-worker rate over the best 1-worker rate, and each round's own ratio and their median are printed
+  beside it, with how much of the time the workers computed and how much of a core the driver (which
+  hosts the local scheduler and writes the store) took meanwhile: on a machine with as many cores as
+  workers, the driver's share is taken from them;
 * with ``--end-to-end N``: ``N`` replicates of the base scenario through ``run_batch`` exactly as the
   ``batch`` command runs them (a new LocalCluster of ``--workers``, warm-up included), wall time and rate.
   The aim is 10,000 replicates in at most 10 minutes: ``--end-to-end 10000``.
@@ -166,6 +166,10 @@ def main() -> None:
               f"{r.driver:.0%} of a core")
     print(f"speed-up          {two.per_s / one.per_s:9.2f} x on 2 workers (best over best)   aim: >= 1.8")
     print(f"  each round      {each}  (1 worker / 2 workers = speed-up)")
+    # Each round's two rates were measured minutes apart, so a spell of load from elsewhere falls on both:
+    # the median of the rounds' own ratios is not carried by one lucky round, as best over best can be.
+    print(f"  median round    {statistics.median(r2.per_s / r1.per_s for r1, r2 in rounds):9.2f} x "
+          f"(the median of the rounds' own speed-ups)")
     if args.end_to_end:
         elapsed, workers = end_to_end(args.end_to_end, args.workers, args.seed)
         print(f"end to end        {args.end_to_end} replicates in {elapsed:.1f} s on {workers} workers "
