@@ -152,22 +152,46 @@ class Override:
 PROVENANCE_FIELDS = frozenset({"title", "description", "summary", "path", "variant", "sources", "note", "notes"})
 
 
-def _as_run(value: object) -> object:
-    """``value`` with every provenance field of every dataclass in it left out (see PROVENANCE_FIELDS)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__, tuple((f.name, _as_run(getattr(value, f.name)))
-                                            for f in dataclasses.fields(value) if f.name not in PROVENANCE_FIELDS))
-    if isinstance(value, Mapping):
-        return tuple((k, _as_run(v)) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return tuple(_as_run(v) for v in value)
-    return value
+Proven = dict[tuple[int, int], tuple[object, object]]  # pairs of objects found alike, by their ids
 
 
-def runs_alike(a: Scenario, b: Scenario) -> bool:
+def _alike(a: object, b: object, known: Proven, learnt: Proven) -> bool:
+    """Are ``a`` and ``b`` equal but for the provenance fields of the dataclasses in them?
+
+    ``known`` holds pairs of objects already found alike (keyed by their ids, and holding them so that
+    the ids stay theirs); those found now go into ``learnt`` (which may be ``known`` itself). A scenario
+    with a design point's values applied shares nearly all its parts with the scenario as loaded, so
+    that each further point compares only the few parts it made."""
+    if a is b:
+        return True
+    key = (id(a), id(b))
+    if key in known or key in learnt:
+        return True
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        same = type(a) is type(b) and all(_alike(getattr(a, f.name), getattr(b, f.name), known, learnt)
+                                          for f in dataclasses.fields(a) if f.name not in PROVENANCE_FIELDS)
+    elif isinstance(a, Mapping):
+        same = (isinstance(b, Mapping) and a.keys() == b.keys()
+                and all(_alike(a[k], b[k], known, learnt) for k in a))
+    elif isinstance(a, (list, tuple)):
+        same = (isinstance(b, (list, tuple)) and len(a) == len(b)
+                and all(_alike(x, y, known, learnt) for x, y in zip(a, b)))
+    else:
+        try:
+            same = bool(a == b)
+        except (TypeError, ValueError):  # an array's elementwise answer: not known alike
+            same = False
+    if same:
+        learnt[key] = (a, b)
+    return same
+
+
+def runs_alike(a: Scenario, b: Scenario, known: Proven | None = None, learnt: Proven | None = None) -> bool:
     """Are ``a`` and ``b`` the same scenario but for their own names and citations (the scenario's
-    ``name``, which a variant's carries, and :data:`PROVENANCE_FIELDS` throughout)?"""
-    return _as_run(replace(a, name="")) == _as_run(replace(b, name=""))
+    ``name``, which a variant's carries, and :data:`PROVENANCE_FIELDS` throughout)? ``known``: pairs of
+    parts found alike before (see :func:`_alike`), which those found now join unless ``learnt`` is given."""
+    known = {} if known is None else known
+    return _alike(replace(a, name=""), replace(b, name=""), known, known if learnt is None else learnt)
 
 
 def overrides(variant: str, sc: Scenario, base: Scenario, names: Sequence[str],
@@ -179,5 +203,10 @@ def overrides(variant: str, sc: Scenario, base: Scenario, names: Sequence[str],
     changed = [(n, v, b) for n, v, b in own if v is not None and b is not None and v != b]
     if not changed:
         return ()
-    same = all(runs_alike(apply_parameters(sc, p), apply_parameters(base, p)) for p in points)
+    # The pairs the first point proves alike (every part of the scenario) serve every later point; what a
+    # later point proves of its own new parts is forgotten with it, so that memory does not grow with the
+    # design's points.
+    known: Proven = {}
+    same = all(runs_alike(apply_parameters(sc, p), apply_parameters(base, p), known, None if i == 0 else {})
+               for i, p in enumerate(points))
     return tuple(Override(variant, n, float(v), float(b), same) for n, v, b in changed)

@@ -164,3 +164,18 @@ def test_scenarios_run_alike_when_only_their_names_and_citations_differ() -> Non
     assert runs_alike(apply_parameters(base, {"goeben_sustained_kn": 24.5}), moltke)  # its name, title, note aside
     faster = apply_parameters(base, {"goeben_sustained_kn": 24.5})
     assert not runs_alike(faster, replace(faster, forces=faster.forces[::-1]))
+
+
+@pytest.mark.parametrize(("speeds", "alike"), [((26.0, 27.0), True), ((26.0, 20.0), False), ((20.0, 26.0), False)])
+def test_whether_a_variant_runs_as_the_base_is_judged_at_every_point_not_the_first(speeds, alike) -> None:
+    """No fast speed sets Goeben's design and sustained speeds to 15.7 kn; a point at or above the base's
+    design speed (25.5 kn) raises both scenarios' to the same, one below leaves hers lower. The parts
+    proven alike at the first point must not hide a difference a later point makes."""
+    from campaign.batch.parameters import overrides, runs_alike
+
+    base = load_scenario(HISTORICAL)
+    slow = load_scenario(HISTORICAL, variant="goeben_no_fast_speed")
+    points = [{"goeben_sustained_kn": s} for s in speeds]
+    (o,) = overrides("goeben_no_fast_speed", slow, base, ["goeben_sustained_kn"], points)
+    assert o.nothing_else is alike
+    assert alike is all(runs_alike(apply_parameters(slow, p), apply_parameters(base, p)) for p in points)
