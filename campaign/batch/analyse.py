@@ -37,6 +37,7 @@ from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
 from campaign.batch.sensitivity import (
+    VALUE,
     Correlation,
     SensitivityRow,
     format_sensitivity,
@@ -347,6 +348,7 @@ def _table_html(rows: Sequence[Row]) -> str:
 def _prcc_chart(prccs: Sequence[SensitivityRow], variants: Sequence[str]) -> go.Figure | None:
     """Each measure's PRCC with each design parameter (a panel a parameter) as bars grouped by measure, a
     colour per variant, with its interval; measures that vary in no variant left out."""
+    prccs = [r for r in prccs if r.of == VALUE]  # the what-ifs' differences: in the tables only
     varying = [m for m in dict.fromkeys(r.measure for r in prccs)
                if any(r.measure == m and not math.isnan(r.prcc.value) for r in prccs)]
     if not varying:
@@ -381,7 +383,7 @@ def _prcc_table_html(prccs: Sequence[SensitivityRow]) -> str:
         c = r.prcc
         if math.isnan(c.value):
             continue
-        cells = [r.variant, r.measure, r.parameter, str(c.n), signed(c.value, 3) + (" *" if c.excludes_zero else ""),
+        cells = [r.variant, r.label, r.parameter, str(c.n), signed(c.value, 3) + (" *" if c.excludes_zero else ""),
                  "-" if math.isnan(c.low) else f"[{signed(c.low, 3)}, {signed(c.high, 3)}]"]
         body.append("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in cells) + "</tr>")
     return f"<table>{head}{''.join(body)}</table>"
@@ -467,7 +469,7 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
     outputs = {HTML_FILE: lambda p: p.write_text(page, encoding="utf-8"),
                JSON_FILE: lambda p: p.write_text(table, encoding="utf-8")}
     if prccs:
-        prcc_table = json.dumps([{"variant": r.variant, "measure": r.measure, "parameter": r.parameter,
+        prcc_table = json.dumps([{"variant": r.variant, "measure": r.measure, "of": r.of, "parameter": r.parameter,
                                   "prcc": _plain(r.prcc)} for r in prccs], indent=1) + "\n"
         outputs[SENSITIVITY_FILE] = lambda p: p.write_text(prcc_table, encoding="utf-8")
     # All the files or none: a page and tables from different analyses would disagree.

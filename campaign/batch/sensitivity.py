@@ -16,6 +16,11 @@ parameter values, so their ranks tie; the measure's own noise across replicates 
 correlation, as it should.
 
 A measure that does not vary in a variant (Goeben escapes in every replicate) has no correlation: NaN.
+
+For a what-if, the same is asked of its paired differences from the base (replicate by replicate, at the
+same point and seed): does the what-if's effect grow or shrink with a parameter (does Troubridge's
+engaging cost Goeben more hits in clearer air)? A what-if whose effect is the same everywhere, or nil,
+has no such correlation.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 from scipy import stats
+
+from campaign.batch.plan import BASE
 
 CONFIDENCE = 0.95
 # Below this spread of what is left of a rank after least squares (a fraction of its own spread), it is
@@ -49,12 +56,22 @@ class Correlation:
         return not (math.isnan(self.low) or math.isnan(self.high)) and (self.low > 0 or self.high < 0)
 
 
+VALUE = "value"  # a row of the measure itself
+DIFFERENCE = "difference from the base"  # a row of a what-if's paired differences from the base
+
+
 @dataclass(frozen=True)
 class SensitivityRow:
     variant: str
     measure: str
     parameter: str
     prcc: Correlation
+    of: str = VALUE  # VALUE or DIFFERENCE
+
+    @property
+    def label(self) -> str:
+        """The measure's name, and " - base" after it for a row of differences."""
+        return self.measure if self.of == VALUE else f"{self.measure} - {BASE}"
 
 
 def _residual(target: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -103,22 +120,31 @@ def prcc(x: np.ndarray, y: np.ndarray, confidence: float = CONFIDENCE) -> list[C
 def sensitivity_rows(ds: xr.Dataset, measures: Sequence[str], params: Sequence[str],
                      done: str = "done") -> list[SensitivityRow]:
     """The PRCC of each measure with each design parameter, variant by variant, over every replicate
-    done at every point (a batch's results as ``campaign.batch.store.open_results`` gives them)."""
+    done at every point (a batch's results as ``campaign.batch.store.open_results`` gives them); for each
+    what-if, then, that of its paired differences from the base (rows ``of`` DIFFERENCE)."""
     if not params or "point" not in ds.dims:
         return []
     x_point = np.column_stack([np.asarray(ds[p].values, dtype=np.float64) for p in params])  # points x k
     runs = ds.sizes["replicate"]
     x = np.repeat(x_point, runs, axis=0)  # (point, replicate) order, as the measures ravel
-    rows = []
-    for v, variant in enumerate(ds["variant_name"].values):
+    names = [str(v) for v in ds["variant_name"].values]
+
+    def cells(v: int, m: str) -> np.ndarray:
+        """Variant ``v``'s values of ``m`` in (point, replicate) order, NaN where not done."""
         mask = np.asarray(ds[done].isel(variant=v).transpose("point", "replicate").values).ravel()
-        for m in measures:
-            if m not in ds:
-                continue
-            y = np.asarray(ds[m].isel(variant=v).transpose("point", "replicate").values, dtype=np.float64).ravel()
-            y = np.where(mask, y, np.nan)
-            for p, c in zip(params, prcc(x, y)):
-                rows.append(SensitivityRow(str(variant), m, p, c))
+        y = np.asarray(ds[m].isel(variant=v).transpose("point", "replicate").values, dtype=np.float64).ravel()
+        return np.where(mask, y, np.nan)
+
+    chosen = [m for m in measures if m in ds]
+    base = {m: cells(names.index(BASE), m) for m in chosen} if BASE in names else None
+    rows = []
+    for v, variant in enumerate(names):
+        values = {m: cells(v, m) for m in chosen}
+        for m, y in values.items():
+            rows += [SensitivityRow(variant, m, p, c) for p, c in zip(params, prcc(x, y))]
+        if base is not None and variant != BASE:
+            for m, y in values.items():
+                rows += [SensitivityRow(variant, m, p, c, DIFFERENCE) for p, c in zip(params, prcc(x, y - base[m]))]
     return rows
 
 
@@ -143,13 +169,14 @@ def format_sensitivity(rows: Sequence[SensitivityRow]) -> str:
         return ""
     params = list(dict.fromkeys(r.parameter for r in rows))
     lines = [("sensitivity: partial rank correlation (PRCC) of each measure with each design parameter, "
-             "-1 to +1, with Fisher 95 % intervals (* : the interval excludes 0); measures that do not vary "
-             "are left out")]
-    width = max(len(r.measure) for r in rows)
+             f"-1 to +1, with Fisher 95 % intervals (* : the interval excludes 0); 'M - {BASE}': of a what-if's "
+             "paired differences from the base (does its effect grow or shrink with the parameter?); measures "
+             "that do not vary are left out")]
+    width = max(len(r.label) for r in rows)
     col = max(24, *(len(p) for p in params))
     by_variant: dict[str, dict[str, dict[str, Correlation]]] = {}
     for r in rows:
-        by_variant.setdefault(r.variant, {}).setdefault(r.measure, {})[r.parameter] = r.prcc
+        by_variant.setdefault(r.variant, {}).setdefault(r.label, {})[r.parameter] = r.prcc
     for variant, measures in by_variant.items():
         varying = {m: cs for m, cs in measures.items() if any(not math.isnan(c.value) for c in cs.values())}
         lines += ["", f"== sensitivity: {variant}"]

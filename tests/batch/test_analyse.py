@@ -230,9 +230,45 @@ def test_a_design_batch_is_analysed_for_sensitivity_in_the_tables_the_page_and_s
     coal = next(line for line in section.splitlines() if line.startswith("goeben_coal_t"))
     assert coal.count("*") == 2 and "battles" not in section  # every battles value is 1: no correlation
     data = json.loads((tmp_path / "sensitivity.json").read_text())
-    got = {(r["variant"], r["measure"], r["parameter"]): r["prcc"] for r in data}
+    got = {(r["variant"], r["measure"], r["parameter"]): r["prcc"] for r in data if r["of"] == "value"}
     for p in ("sighting_range_factor", "telegraph_delay_factor"):
         assert got[("a", "goeben_coal_t", p)]["value"] > 0.9 and got[("a", "goeben_coal_t", p)]["low"] > 0
     assert got[("base", "battles", "sighting_range_factor")]["value"] is None
     assert "Sensitivity (PRCC)" in (tmp_path / "analysis.html").read_text()
     assert len(ds["point"]) == 6
+
+
+def test_a_what_ifs_effect_that_grows_with_a_parameter_shows_in_its_differences_sensitivity(tmp_path) -> None:
+    """Coal on arrival: the base's follows the telegraph delay; the what-if's adds 10 x the sighting-range
+    factor and noise from the seed. Its own coal correlates with both parameters; its difference from the
+    base, replicate by replicate, with the sighting range alone."""
+    from campaign.batch.design import parse_design
+    from campaign.batch.measures import MEASURE_NAMES
+    from campaign.batch.plan import BatchPlan
+    from campaign.batch.sensitivity import DIFFERENCE, VALUE, sensitivity_rows
+    from campaign.batch.store import ResultStore
+
+    d = parse_design({"kind": "lhs", "points": 12, "seed": 4, "parameters": {
+        "sighting_range_factor": {"low": 0.5, "high": 1.5}, "telegraph_delay_factor": {"low": 1.0, "high": 3.0}}})
+    p = BatchPlan("/s.yaml", "s", ("base", "a"), 10, 3, 10, d)
+    store = ResultStore.open_or_create(tmp_path, p)
+    noise = np.random.default_rng(8).normal(0, 0.5, 10)  # the seed's: the same in both variants
+    for c in p.chunks():
+        at = d.point(c.p)
+        values = np.ones((len(MEASURE_NAMES), c.n))
+        values[MEASURE_NAMES.index("goeben_coal_t")] = (
+            100 * at["telegraph_delay_factor"] + noise[c.r0:c.r1] + 10 * at["sighting_range_factor"] * c.v)
+        store.write(c, values)
+    ds = open_results(tmp_path).load()
+    rows = {(r.variant, r.of, r.parameter): r.prcc for r in
+            sensitivity_rows(ds, ["goeben_coal_t"], ["sighting_range_factor", "telegraph_delay_factor"])}
+    # (The seed's noise cancels in the differences to the last bits, which break the ties at a point.)
+    assert rows[("a", DIFFERENCE, "sighting_range_factor")].value > 0.99
+    assert not rows[("a", DIFFERENCE, "telegraph_delay_factor")].excludes_zero
+    assert rows[("a", VALUE, "telegraph_delay_factor")].excludes_zero
+    assert not any(of == DIFFERENCE for v, of, _ in rows if v == "base")
+    text, _ = analyse(tmp_path, ["goeben_coal_t"])
+    assert "goeben_coal_t - base" in text.split("== sensitivity: a", 1)[1]
+    assert "goeben_coal_t - base" not in text.split("== sensitivity: base", 1)[1].split("== sensitivity: a")[0]
+    data = json.loads((tmp_path / "sensitivity.json").read_text())
+    assert {r["of"] for r in data} == {VALUE, DIFFERENCE}
