@@ -10,6 +10,9 @@ base, and ``analysis.html`` with Plotly charts.
   numbers, campaign/batch/seeds.py), so the difference is taken replicate by replicate (and design point
   by design point) over the replicates where both have the measure, and its mean gets a t interval.
   A variant that changes nothing gives differences of exactly 0.
+* With a design: each measure's partial rank correlation with each design parameter, and each what-if's
+  differences' (campaign/batch/sensitivity.py), in the tables, the page and ``sensitivity.json``; and a
+  note for each what-if whose own change the design replaced (campaign/batch/parameters.py ``overrides``).
 
 Only replicates marked done in the store count; a measure a run does not have (NaN: an arrival that did
 not happen) is left out of that measure's n, which the table shows.
