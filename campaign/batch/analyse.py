@@ -36,12 +36,12 @@ from plotly.subplots import make_subplots
 from scipy import stats
 
 from campaign.batch.bundle import KEPT, changed_on_disk
+from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile
 from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
 from campaign.batch.sensitivity import (
     VALUE,
-    Correlation,
     SensitivityRow,
     format_sensitivity,
     sensitivity_rows,
@@ -52,7 +52,6 @@ from campaign.batch.store import DESIGN_OVERRIDES, DONE, SOFTWARE_FILES, design_
 from campaign.batch.wording import counted
 from campaign.output import files
 
-CONFIDENCE = 0.95
 # The measures the table shows unless asked for others (``--measures all`` shows every one).
 KEY_MEASURES = ("goeben_escaped", "goeben_dardanelles", "goeben_arrival_h", "goeben_coal_t", "goeben_in_action",
                 "hits_on_goeben", "goeben_sunk", "contacts_goeben", "breslau_escaped", "breslau_sunk", "battles",
@@ -65,22 +64,8 @@ JSON_FILE = "analysis.json"
 SENSITIVITY_FILE = "sensitivity.json"  # with a design: each PRCC (campaign/batch/sensitivity.py)
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """An estimate from ``n`` values with its confidence interval (NaN where it cannot be had)."""
-
-    n: int
-    value: float
-    low: float
-    high: float
-
-    @property
-    def excludes_zero(self) -> bool:
-        return not (math.isnan(self.low) or math.isnan(self.high)) and (self.low > 0 or self.high < 0)
-
-
 def _z(confidence: float = CONFIDENCE) -> float:
-    return float(stats.norm.ppf(0.5 + confidence / 2.0))
+    return normal_quantile(confidence)
 
 
 def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
@@ -417,8 +402,8 @@ def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str, prccs: Sequence
             + ("<h2>Sensitivity (PRCC)</h2>" + _prcc_table_html(prccs) if prccs else "") + "</body></html>")
 
 
-def _plain(e: Estimate | Correlation) -> dict[str, float | int | None]:
-    """An estimate or a correlation for JSON (NaN, which JSON lacks, as null)."""
+def _plain(e: Estimate) -> dict[str, float | int | None]:
+    """An estimate for JSON (NaN, which JSON lacks, as null)."""
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(e).items()}
 
 

@@ -6,14 +6,14 @@ the replicate's measure. The *partial rank correlation coefficient* (PRCC) of th
 parameters' ranks are accounted for by least squares (Iman and Conover 1980, "Small sample sensitivity
 analysis techniques for computer models", Commun. Statist. A9; Marino, Hogue, Ray and Kirschner 2008, "A
 methodology for performing global uncertainty and sensitivity analysis in systems biology", J. Theor.
-Biol. 254, which recommends it for Latin hypercube samples). It runs
-from -1 to 1: how steadily the measure rises (or falls) as the parameter does, whatever the others, for
-any monotonic relation, not only a straight line. With one parameter it is Spearman's rank correlation.
+Biol. 254, which recommends it for Latin hypercube samples). It runs from -1 to 1: how steadily the
+measure rises (or falls) as the parameter does, whatever the others, for any monotonic relation, not
+only a straight line. With one parameter it is Spearman's rank correlation.
 
 Its interval is Fisher's: ``tanh(atanh(r) ± z / sqrt(n - 3 - g))`` with ``g`` the parameters accounted
-for (Fisher 1924, "The distribution of the partial correlation coefficient", Metron 3). Replicates of one point share its
-parameter values, so their ranks tie; the measure's own noise across replicates only weakens the
-correlation, as it should.
+for (Fisher 1924, "The distribution of the partial correlation coefficient", Metron 3). Replicates of
+one point share its parameter values, so their ranks tie; the measure's own noise across replicates only
+weakens the correlation, as it should.
 
 A measure that does not vary in a variant (Goeben escapes in every replicate) has no correlation: NaN.
 
@@ -33,29 +33,13 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
+from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile
 from campaign.batch.plan import BASE
 
-CONFIDENCE = 0.95
 # Below this spread of what is left of a rank after least squares (a fraction of its own spread), it is
 # taken as none: a parameter that the others determine, or one with a single level, has no partial
 # correlation of its own.
 FLAT_RESIDUAL = 1e-9
-
-
-@dataclass(frozen=True)
-class Correlation:
-    """A correlation from ``n`` samples with its confidence interval (NaN where it cannot be had)."""
-
-    n: int
-    value: float
-    low: float
-    high: float
-
-    @property
-    def excludes_zero(self) -> bool:
-        return not (math.isnan(self.low) or math.isnan(self.high)) and (self.low > 0 or self.high < 0)
-
-
 VALUE = "value"  # a row of the measure itself
 DIFFERENCE = "difference from the base"  # a row of a what-if's paired differences from the base
 
@@ -65,7 +49,7 @@ class SensitivityRow:
     variant: str
     measure: str
     parameter: str
-    prcc: Correlation
+    prcc: Estimate
     of: str = VALUE  # VALUE or DIFFERENCE
 
     @property
@@ -81,18 +65,18 @@ def _residual(target: np.ndarray, others: np.ndarray) -> np.ndarray:
     return target - a @ coef
 
 
-def _fisher(r: float, n: int, controlled: int, confidence: float) -> Correlation:
+def _fisher(r: float, n: int, controlled: int, confidence: float) -> Estimate:
     dof = n - 3 - controlled
     if math.isnan(r) or dof <= 0:
-        return Correlation(n, r, math.nan, math.nan)
+        return Estimate(n, r, math.nan, math.nan)
     if abs(r) >= 1.0:
-        return Correlation(n, r, r, r)
-    half = float(stats.norm.ppf(0.5 + confidence / 2.0)) / math.sqrt(dof)
+        return Estimate(n, r, r, r)
+    half = normal_quantile(confidence) / math.sqrt(dof)
     z = math.atanh(r)
-    return Correlation(n, r, math.tanh(z - half), math.tanh(z + half))
+    return Estimate(n, r, math.tanh(z - half), math.tanh(z + half))
 
 
-def prcc(x: np.ndarray, y: np.ndarray, confidence: float = CONFIDENCE) -> list[Correlation]:
+def prcc(x: np.ndarray, y: np.ndarray, confidence: float = CONFIDENCE) -> list[Estimate]:
     """The partial rank correlation of ``y`` (n samples) with each column of ``x`` (n x k parameters),
     with Fisher intervals; samples where ``y`` is not finite are left out."""
     x = np.asarray(x, dtype=np.float64).reshape(len(y), -1)
@@ -101,7 +85,7 @@ def prcc(x: np.ndarray, y: np.ndarray, confidence: float = CONFIDENCE) -> list[C
     x, y = x[keep], y[keep]
     n, k = x.shape
     if n < 2 or np.ptp(y) == 0:
-        return [Correlation(n, math.nan, math.nan, math.nan) for _ in range(k)]
+        return [Estimate(n, math.nan, math.nan, math.nan) for _ in range(k)]
     rx = np.column_stack([stats.rankdata(x[:, j]) for j in range(k)])
     ry = stats.rankdata(y)
     out = []
@@ -110,7 +94,7 @@ def prcc(x: np.ndarray, y: np.ndarray, confidence: float = CONFIDENCE) -> list[C
         ex, ey = _residual(rx[:, j], others), _residual(ry, others)
         sx, sy = float(np.std(ex)), float(np.std(ey))
         if sx <= FLAT_RESIDUAL * max(float(np.std(rx[:, j])), 1.0) or sy <= FLAT_RESIDUAL * float(np.std(ry)):
-            out.append(Correlation(n, math.nan, math.nan, math.nan))
+            out.append(Estimate(n, math.nan, math.nan, math.nan))
             continue
         r = float(np.clip(np.mean((ex - ex.mean()) * (ey - ey.mean())) / (sx * sy), -1.0, 1.0))
         out.append(_fisher(r, n, k - 1, confidence))
@@ -139,7 +123,7 @@ def sensitivity_rows(ds: xr.Dataset, measures: Sequence[str], params: Sequence[s
     base = {m: cells(names.index(BASE), m) for m in chosen} if BASE in names else None
     rows = []
     for v, variant in enumerate(names):
-        values = {m: cells(v, m) for m in chosen}
+        values = base if variant == BASE and base is not None else {m: cells(v, m) for m in chosen}
         for m, y in values.items():
             rows += [SensitivityRow(variant, m, p, c) for p, c in zip(params, prcc(x, y))]
         if base is not None and variant != BASE:
@@ -155,7 +139,7 @@ def signed(x: float, places: int = 2) -> str:
     return text if float(text) != 0.0 else f"{0.0:+.{places}f}"
 
 
-def _cell(c: Correlation) -> str:
+def _cell(c: Estimate) -> str:
     if math.isnan(c.value):
         return "-"
     ci = "" if math.isnan(c.low) else f" [{signed(c.low)}, {signed(c.high)}]"
@@ -174,7 +158,7 @@ def format_sensitivity(rows: Sequence[SensitivityRow]) -> str:
              "that do not vary are left out")]
     width = max(len(r.label) for r in rows)
     col = max(24, *(len(p) for p in params))
-    by_variant: dict[str, dict[str, dict[str, Correlation]]] = {}
+    by_variant: dict[str, dict[str, dict[str, Estimate]]] = {}
     for r in rows:
         by_variant.setdefault(r.variant, {}).setdefault(r.label, {})[r.parameter] = r.prcc
     for variant, measures in by_variant.items():

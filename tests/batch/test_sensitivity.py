@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from campaign.batch.sensitivity import Correlation, SensitivityRow, format_sensitivity, prcc
+from campaign.batch.estimate import Estimate
+from campaign.batch.sensitivity import SensitivityRow, format_sensitivity, prcc
 
 
 def partial_by_precision(x: np.ndarray, y: np.ndarray) -> list[float]:
@@ -90,4 +91,4 @@ def test_what_cannot_be_had_is_nan_and_left_out_of_the_table() -> None:
     assert "arrival" in table and "+1.00" in table and "escaped" not in table
     assert "== sensitivity: slow\nno measure varies" in table
     assert format_sensitivity([]) == ""
-    assert "-0.00" not in format_sensitivity([SensitivityRow("b", "m", "p", Correlation(50, -1e-17, -0.3, 0.3))])
+    assert "-0.00" not in format_sensitivity([SensitivityRow("b", "m", "p", Estimate(50, -1e-17, -0.3, 0.3))])
