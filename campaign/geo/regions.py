@@ -9,6 +9,7 @@ The coasts come from the GSHHG land tagged by ``data/nations_1914.yaml``
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,7 @@ from pyproj import Transformer
 
 from campaign.geo import earth
 from campaign.geo.land import LAND_FILE, default_land, read_layer
-from campaign.geo.routing import AvoidArea
+from campaign.geo.routing import AvoidArea, RouteError
 from campaign.paths import DATA_DIR
 
 # Natural Earth borders and GSHHG shores differ by a few hundred metres; a sovereign's area is
@@ -88,3 +89,42 @@ def restricted_waters() -> tuple[RestrictedWater, ...]:
         out.append(RestrictedWater(e["name"], e["sovereign"], e["permit"],
                                    AvoidArea(key=f"restricted:{e['name']}", geometry=poly)))
     return tuple(out)
+
+
+# A way out of forbidden waters ends this far beyond their edge (nm: a cable's length), so that the rest
+# of the route starts clear of them and not on the edge, where rounding could put it either side.
+EXIT_MARGIN_NM = 0.1
+# How far (nm) the way out is sought: farther than any point of a belt (12 nm wide at most in 1914) or of
+# a closed strait (the Dardanelles are 6 nm across) lies from its edge.
+EXIT_SEARCH_NM = 60.0
+
+
+def way_out(areas: tuple[AvoidArea, ...], lat: float, lon: float) -> tuple[float, float] | None:
+    """The nearest point (lat, lon, degrees) at least ``EXIT_MARGIN_NM`` outside every one of ``areas``
+    from a point inside some of them; None if the point lies in none. Distances are measured in an
+    azimuthal equidistant projection centred on the point (true distances from it), so the way out is
+    the shortest on the ellipsoid; taking the nearest point of the waters shrunk by the margin, not a
+    step past the nearest edge, it never ends in a notch where two belts meet. The point may be on
+    someone else's land (a strait narrower than a belt): the route from it then says so.
+    Raises RouteError when nothing within ``EXIT_SEARCH_NM`` lies outside them."""
+    if not any(shapely.intersects_xy(a.geometry, lon, lat) for a in areas):
+        return None
+    search_m = EXIT_SEARCH_NM * earth.M_PER_NM
+    # A window in degrees that holds the search's square at any latitude of the charted waters.
+    half_deg = 2.0 * search_m / earth.M_PER_NM / 60.0 / max(math.cos(math.radians(lat)), 0.1)
+    window = shapely.box(lon - half_deg, lat - half_deg, lon + half_deg, lat + half_deg)
+    aeqd = f"+proj=aeqd +lat_0={lat} +lon_0={lon} +datum=WGS84 +units=m +no_defs"
+    fwd = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)
+    inv = Transformer.from_crs(aeqd, "EPSG:4326", always_xy=True)
+    closed = shapely.union_all([
+        shapely.transform(shapely.intersection(a.geometry, window),
+                          lambda xy: np.column_stack(fwd.transform(xy[:, 0], xy[:, 1])))
+        for a in areas])
+    free = shapely.box(-search_m, -search_m, search_m, search_m).difference(
+        closed.buffer(EXIT_MARGIN_NM * earth.M_PER_NM))
+    if free.is_empty:
+        raise RouteError(f"{lat:.4f},{lon:.4f}: no way out of {', '.join(a.key for a in areas)} "
+                         f"within {EXIT_SEARCH_NM:g} nm")
+    x, y = shapely.shortest_line(shapely.Point(0.0, 0.0), free).coords[-1]
+    out_lon, out_lat = inv.transform(x, y)
+    return float(out_lat), float(out_lon)

@@ -69,7 +69,5 @@ def replan_if_barred(world: World, force: ForceState) -> None:
     barred = [a for a in areas if line.intersects(a.geometry)]
     if not barred:
         return
-    inside = [a for a in barred if shapely.intersects_xy(a.geometry, lon, lat)]
     steaming.reroute(world, force, (leg.route.lats[-1], leg.route.lons[-1]),
-                     exempt={a.key for a in inside}, reason="political restriction: "
-                     + ", ".join(a.key for a in barred))
+                     reason="political restriction: " + ", ".join(a.key for a in barred))

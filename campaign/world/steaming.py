@@ -9,13 +9,16 @@ ship drops out, and when the weather changes under it (:func:`watch_the_sea`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import shapely
 import simpy
 
+from campaign.geo.regions import way_out
 from campaign.geo.routing import Route, RouteError
 from campaign.model.orders import Order, Sail, Speed
 from campaign.world.units import ForceState, Leg
@@ -98,18 +101,36 @@ def plan_route(world: World, force: ForceState, order: Sail) -> Route:
     """The sea route from where the force lies through the order's ``via`` points to its goal."""
     lat, lon, _ = force.position_at(world.env.now)
     stops = [(lat, lon)] + [(p.lat, p.lon) for p in order.via] + [(order.to.lat, order.to.lon)]
+    try:
+        return sea_route(world, force, stops)
+    except RouteError as exc:
+        from campaign.world.world import OrderImpossible
+
+        raise OrderImpossible(f"no sea route to {order.to.label()}: {exc}") from exc
+
+
+def sea_route(world: World, force: ForceState, stops: list[tuple[float, float]]) -> Route:
+    """The sea route through ``stops`` ((lat, lon) degrees, the first where the force is), clear of the
+    waters it may not enter now (:meth:`World.avoid_areas`). Raises RouteError if there is none.
+
+    A force already inside such waters (a fight carried it there, or they were closed round it) first
+    leaves them by the shortest way out (:func:`campaign.geo.regions.way_out`), then keeps clear of
+    them: without that it could never leave, and a way through them to its goal would break the very
+    order that closed them (the Admiralty's 'keep six miles off the Italian coast')."""
+    avoid = world.avoid_areas(force)
+    lat, lon = stops[0]
+    out = way_out(avoid, lat, lon) if avoid else None
+    if out is not None:
+        stops = [stops[0], out, *stops[1:]]
     lats: list[float] = []
     lons: list[float] = []
     passages: list[str] = []
     vessel = force.vessel()
-    avoid = world.avoid_areas(force)
-    for a, b in zip(stops[:-1], stops[1:]):
-        try:
-            r = world.router.route(a, b, avoid=avoid, vessel=vessel)
-        except RouteError as exc:
-            from campaign.world.world import OrderImpossible
-
-            raise OrderImpossible(f"no sea route to {order.to.label()}: {exc}") from exc
+    for i, (a, b) in enumerate(itertools.pairwise(stops)):
+        # The way out may cross the waters it leaves, and no others.
+        areas = tuple(x for x in avoid if not shapely.intersects_xy(x.geometry, lon, lat)) \
+            if out is not None and i == 0 else avoid
+        r = world.router.route(a, b, avoid=areas, vessel=vessel)
         start = 1 if lats else 0
         lats.extend(r.lats[start:])
         lons.extend(r.lons[start:])
@@ -198,11 +219,10 @@ def watch_the_sea(world: World) -> Generator[simpy.Event, Any, None]:
                 world.interrupt(force, REPLANNED)
 
 
-def reroute(world: World, force: ForceState, dest: tuple[float, float], *, exempt: set[str] = frozenset(),
-            reason: str = "") -> bool:
+def reroute(world: World, force: ForceState, dest: tuple[float, float], *, reason: str = "") -> bool:
     """Steer a force under way onto a new route to ``dest`` from where it is, at its ordered speed as the
-    sea allows on the new course (:func:`leg_speed`), avoiding the waters it may not enter (except those
-    in ``exempt``, which it is leaving).
+    sea allows on the new course (:func:`leg_speed`), avoiding the waters it may not enter (leaving
+    those it is inside by the shortest way out: :func:`sea_route`).
     Returns False, and leaves the leg as it was, if no such route exists."""
     from campaign.world.world import REPLANNED
 
@@ -210,9 +230,8 @@ def reroute(world: World, force: ForceState, dest: tuple[float, float], *, exemp
     if leg is None:
         return False
     lat, lon, _ = force.position_at(world.env.now)
-    avoid = tuple(a for a in world.avoid_areas(force) if a.key not in exempt)
     try:
-        route = world.router.route((lat, lon), dest, avoid=avoid, vessel=force.vessel())
+        route = sea_route(world, force, [(lat, lon), dest])
     except RouteError as exc:
         world._emit_force(force, "order_failed", order="re-plan the leg", reason=str(exc))
         return False

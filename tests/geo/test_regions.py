@@ -9,7 +9,7 @@ import shapely
 from campaign.geo import earth
 from campaign.geo.land import default_land
 from campaign.geo.places import default_places
-from campaign.geo.regions import restricted_waters, sovereigns, territorial_belt
+from campaign.geo.regions import EXIT_MARGIN_NM, restricted_waters, sovereigns, territorial_belt, way_out
 
 
 def test_the_1914_sovereigns() -> None:
@@ -64,3 +64,42 @@ def test_the_dardanelles_are_closed_from_inside_the_entrance_to_the_marmara() ->
         wet = sum(not land.is_land(y0 + (y1 - y0) * t, x0 + (x1 - x0) * t) for t in ts)
         wet_sides += wet > 0
     assert wet_sides <= 3  # the entrance chord, and the Gallipoli - Lapseki chord (two sides)
+
+
+ITALY_6NM = territorial_belt("Italy", 6.0)
+
+
+def _nearest_outside_nm(area: shapely.Geometry, lat: float, lon: float) -> float:
+    """The distance (nm) to the nearest point outside ``area`` found along 72 bearings in steps of
+    0.05 nm: an upper bound on the true nearest, within a step."""
+    best = np.inf
+    for bearing in np.arange(0.0, 360.0, 5.0):
+        for d in np.arange(0.05, 20.0, 0.05):
+            la, lo = earth.forward(lat, lon, bearing, d)
+            if not shapely.intersects_xy(area, lo, la):
+                best = min(best, d)
+                break
+    return float(best)
+
+
+@pytest.mark.parametrize("lat, lon", [
+    (37.87, 16.06),      # off Capo Spartivento, Calabria: straight out to sea
+    (38.0158, 15.441),   # off Sicily below the Strait of Messina, where the two shores' belts meet
+    (37.982, 16.2482),   # a cable inside the edge
+    (38.1798, 15.575),   # Messina: the strait is Italian from shore to shore
+])
+def test_the_way_out_of_a_belt_is_the_nearest_water_outside_it(lat, lon) -> None:
+    out = way_out((ITALY_6NM,), lat, lon)
+    assert out is not None
+    # Outside, by the margin: never in the notch where two shores' belts meet.
+    assert not shapely.intersects_xy(ITALY_6NM.geometry, out[1], out[0])
+    depth_nm = shapely.distance(shapely.Point(out[1], out[0]), ITALY_6NM.geometry.boundary) * 60.0
+    assert depth_nm > EXIT_MARGIN_NM * 0.5
+    # And the nearest such water: no farther than the nearest found along any bearing, plus the margin.
+    d = float(earth.distance_nm(lat, lon, *out))
+    assert d <= _nearest_outside_nm(ITALY_6NM.geometry, lat, lon) + EXIT_MARGIN_NM + 0.06
+
+
+def test_no_way_out_is_needed_outside_the_areas() -> None:
+    assert way_out((ITALY_6NM,), 36.0, 15.0) is None
+    assert way_out((), 37.87, 16.06) is None

@@ -63,6 +63,27 @@ def test_a_force_under_way_replans_round_a_belt_that_closes_ahead_of_it(write_sc
     assert recs(w, "arrive", "Chatham")
 
 
+def test_a_force_inside_waters_closed_to_it_leaves_them_by_the_nearest_way(write_scenario) -> None:
+    # Dublin lies 3 nm off Capo Spartivento (Calabria) when Italy's belt closes to the British at 01:00;
+    # at 02:00 she is ordered to the Tyrrhenian. The way through the Strait of Messina is closed: she
+    # steams straight out of the belt, then round Sicily, and never re-enters it. (Once she could not
+    # sail at all: her route's start lay in forbidden waters.)
+    w = run_world(write_scenario, [
+        {"name": "Dublin", "side": "Entente", "ships": ["Dublin"], "start": {"lat": 37.87, "lon": 16.06},
+         "orders": [{"do": "sail", "to": {"lat": 38.6, "lon": 15.2}, "speed": 20, "at": "1914-08-02T02:00Z"}]},
+    ], politics=BELT_AT_1H, end="1914-08-03T06:00Z")
+    assert not recs(w, "order_failed", "Dublin")
+    (dep,) = recs(w, "depart", "Dublin")
+    route = dep.data["route"]
+    assert shapely.intersects_xy(ITALY_6NM, route[0][1], route[0][0])  # she starts inside
+    # Out by the shortest way: about 3 nm to the belt's edge, on a course away from the coast.
+    exit_at = next(i for i, (lat, lon) in enumerate(route) if not shapely.intersects_xy(ITALY_6NM, lon, lat))
+    assert float(earth.distance_nm(*route[0], *route[exit_at])) < 3.5
+    assert_clear_of(route[exit_at:], ITALY_6NM)
+    assert dep.data["dist_nm"] > 200  # round Sicily, not through the strait (about 70 nm)
+    assert recs(w, "arrive", "Dublin")
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(a=st.tuples(st.floats(36.0, 39.5), st.floats(12.0, 18.5)),
        b=st.tuples(st.floats(36.0, 39.5), st.floats(12.0, 18.5)))
