@@ -6,7 +6,7 @@ carries them out (``campaign.world.command``).
 
 Behaviours: shadow (hold contact at a safe range on the enemy's quarter and report), chase (steer to
 cut the enemy off at the best speed), evade (steer away at the best speed), intercept (go to where a
-reported contact should be by now), patrol (round a set of points), guard (lie at a point), escort
+reported contact should be by now, while the report is at sea and no older than ``resume_after_h``), patrol (round a set of points), guard (lie at a point), escort
 (keep with a friendly force), coal when low (run to the nearest friendly port), return to base.
 """
 
@@ -192,7 +192,11 @@ def mission(v: CommandView) -> Decision | None:
                      "return", f"returning to {s.base.name}")
     if s.mission == "intercept" and s.intercept:
         est = next((e for e in v.estimates if e.about == s.intercept and e.lat is not None), None)
-        return intercept(v, est) if est is not None else None
+        if est is not None and est.report.place is None and est.age_h <= s.resume_after_h:
+            return intercept(v, est)
+        # No report of it at sea fresher than he keeps after a lost contact: dead reckoning days old
+        # would send him across the sea after a ship long since turned or in port. He keeps to his orders.
+        return Resume(f"no fresh report of {s.intercept} at sea") if v.mode != "script" else None
     if s.mission == "escort" and s.escort:
         friend = next((f for f in v.company if f.name == s.escort), None)
         if friend is None:

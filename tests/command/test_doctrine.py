@@ -169,3 +169,17 @@ def test_company_is_read_only_where_needs_company_says(mission: str, escort: str
             assert doctrine.decide(full, trigger) != doctrine.decide(bare, trigger)
     else:
         assert doctrine.decide(full, trigger) == doctrine.decide(bare, trigger)
+
+
+def test_an_intercept_mission_acts_only_on_a_fresh_report_of_the_contact_at_sea() -> None:
+    # Dead reckoning days old would send a squadron across the sea after a ship long since turned or in
+    # port: he intercepts while the report is no older than he keeps after a lost contact
+    # (resume_after_h), and keeps to his orders after that.
+    hunter = Standing(mission="intercept", intercept="Goeben", resume_after_h=3.0)
+    (steer,) = doctrine.decide(view([GOEBEN], t=100.0 + 2.9 * 60.0, standing=hunter), "review")
+    assert isinstance(steer, doctrine.Steer) and steer.mode == "intercept Goeben"
+    stale = view([GOEBEN], t=100.0 + 3.1 * 60.0, standing=hunter, mode="intercept Goeben")
+    assert doctrine.decide(stale, "review") == [doctrine.Resume("no fresh report of Goeben at sea")]
+    assert doctrine.decide(dataclasses.replace(stale, mode="script"), "review") == []
+    in_port = dataclasses.replace(GOEBEN, place="Messina", speed_kn=0.0, course_deg=None)
+    assert doctrine.decide(view([in_port], t=110.0, standing=hunter), "review") == []

@@ -287,3 +287,21 @@ def test_the_french_battleships_used_freely_bring_the_germans_to_action_off_mess
     events = played("french_fleet_free").events
     assert battles_between(events, "Group A", "Goeben") or battles_between(events, "Group A", "Breslau")
     assert not any(e["type"] == "engagement_start" and e.get("force") == "Group A" for e in run(base()).events)
+
+
+def test_the_french_cruisers_scouting_north_of_sicily_find_goeben_for_the_battleships():
+    # Their station lies on her road from Philippeville back to Messina (past Cape San Vito, 4 Aug):
+    # they sight her and report her to Chocheprat, whose Dantons go to intercept her. Once the station
+    # lay 20 nm off that road, beyond the smoke of a single ship, and the variant played as
+    # french_fleet_free.
+    events = played("french_fleet_free_with_cruisers").events
+    cruisers = set(ship_names(variant("french_fleet_free_with_cruisers"), "1st Light Division"))
+    assert any(e["type"] == "sighting" and e["unit"] in cruisers and e["target"] in ("Goeben", "Breslau")
+               for e in events)
+    assert any(e["type"] == "message_received" and e["sender"] == "1st Light Division" and e["receiver"] == "Group A"
+               for e in events)
+    assert any(e["type"] == "orders" and e["unit"] == "Danton" and "intercepting" in (e.get("reason") or "")
+               for e in events)
+    # They intercept on fresh reports only: never across the Ionian after dead reckoning days old
+    # (once they ran on to the coast of Asia Minor after Goeben's reported course of 4 Aug).
+    assert max(e["lon"] for e in events if e.get("unit") == "Danton" and e.get("lon") is not None) < 20.0
