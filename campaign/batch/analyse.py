@@ -13,6 +13,8 @@ base, and ``analysis.html`` with Plotly charts.
 * With a design: each measure's partial rank correlation with each design parameter, and each what-if's
   differences' (campaign/batch/sensitivity.py), in the tables, the page and ``sensitivity.json``; and a
   note for each what-if whose own change the design replaced (campaign/batch/parameters.py ``overrides``).
+* A note for each set of variants that gave the same value of every measure of what happened in every
+  replicate (``alike_notes``): their differences of zero say their changes never reached what is measured.
 
 Only replicates marked done in the store count; a measure a run does not have (NaN: an arrival that did
 not happen) is left out of that measure's n, which the table shows.
@@ -37,7 +39,7 @@ from scipy import stats
 
 from campaign.batch.bundle import KEPT, changed_on_disk
 from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile
-from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES
+from campaign.batch.measures import BY_NAME, COST_MEASURES, FLAG, MEASURE_NAMES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
 from campaign.batch.sensitivity import (
@@ -49,7 +51,7 @@ from campaign.batch.sensitivity import (
 )
 from campaign.batch.software import this_software
 from campaign.batch.store import DESIGN_OVERRIDES, DONE, SOFTWARE_FILES, design_of, open_results
-from campaign.batch.wording import counted
+from campaign.batch.wording import counted, listed
 from campaign.output import files
 
 # The measures the table shows unless asked for others (``--measures all`` shows every one).
@@ -414,6 +416,46 @@ def design_notes(ds: xr.Dataset) -> list[str]:
     return [f"note: {Override(**o).describe()}" for o in json.loads(ds.attrs.get(DESIGN_OVERRIDES) or "[]")]
 
 
+def alike_notes(ds: xr.Dataset, skip: Sequence[str] = ()) -> list[str]:
+    """A note for each set of variants that gave exactly the same value of every measure of what happened
+    (all but ``COST_MEASURES``) in every replicate they have all done (at every design point), the base
+    among them or not. Without it an analyst would read their differences of zero as a finding, where the
+    change never reached what the batch measures (a scouting station off the enemy's road, a ship that
+    never meets anyone); a rerun of one of their replicates, with its replay, shows why. ``skip``:
+    variants whose sameness a design note already explains (:func:`design_notes`)."""
+    names = [str(v) for v in ds["variant_name"].values]
+    measures = [m for m in MEASURE_NAMES if m in ds and m not in COST_MEASURES]
+    if len(names) < 2 or not measures:
+        return []
+    done = np.asarray(ds[DONE].values, dtype=bool)
+    values = np.stack([np.asarray(ds[m].values, dtype=np.float64) for m in measures], axis=-1)
+    groups: list[list[int]] = []  # variants alike, each group's first the one the others matched
+    for v in range(len(names)):
+        if names[v] in skip or not done[v].any():
+            continue
+        for members in groups:
+            both = done[members[0]] & done[v]
+            if both.any() and np.array_equal(values[members[0]][both], values[v][both], equal_nan=True):
+                members.append(v)
+                break
+        else:
+            groups.append([v])
+    notes = []
+    every = f"every measure (but {listed(COST_MEASURES)}, the run's cost)" if COST_MEASURES else "every measure"
+    for members in (g for g in groups if len(g) > 1):
+        who = [names[v] for v in members]
+        n = counted(int(np.logical_and.reduce([done[v] for v in members]).sum()), "replicate")
+        if BASE in who:
+            others = [w for w in who if w != BASE]
+            change = "its change" if len(others) == 1 else "their changes"
+            notes.append(f"note: {listed(others)} gave the base's value of {every} in every replicate ({n}): "
+                         f"{change} made no difference to what the batch measures")
+        else:
+            notes.append(f"note: {listed(who)} gave the same value of {every} as one another in every "
+                         f"replicate ({n}): what sets them apart made no difference to what the batch measures")
+    return notes
+
+
 def _rerun_notes(ds: xr.Dataset) -> str:
     """Notes when what the batch ran has changed since, so that a replicate rerun now is no longer that
     batch's: the scenario's files on disk (their SHA-256s in its attributes; its folder keeps those it
@@ -447,6 +489,8 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
     params = json.loads(ds.attrs.get("design_parameters", "[]"))
     prccs = sensitivity_rows(ds, list(dict.fromkeys(r.measure for r in rows)), params, DONE)
     notes = design_notes(ds)
+    explained = [o["variant"] for o in json.loads(ds.attrs.get(DESIGN_OVERRIDES) or "[]") if o["nothing_else"]]
+    notes += alike_notes(ds, skip=explained)
     text = format_tables(rows, ds) + (f"\n\n{format_sensitivity(prccs)}" if prccs else "")
     text += "".join(f"\n\n{n}" for n in notes) + _rerun_notes(ds)
     summary_line = text.split("\n", 2)

@@ -81,6 +81,8 @@ MEASURES: tuple[Measure, ...] = (
     Measure("events", COUNT, "1", "records the run wrote (its cost)"),
 )
 MEASURE_NAMES: tuple[str, ...] = tuple(m.name for m in MEASURES)
+# What a run cost rather than what happened in it: left out where runs are compared by their outcomes.
+COST_MEASURES: tuple[str, ...] = ("events",)
 BY_NAME: Mapping[str, Measure] = {m.name: m for m in MEASURES}
 NAN = math.nan
 

@@ -64,13 +64,25 @@ def test_estimates_use_the_right_interval(reference) -> None:
 def test_analyse_prints_a_table_per_variant_and_writes_the_page(reference) -> None:
     text, written = analyse(reference)
     assert "== base" in text and "== same" in text and "== faster" in text
+    # The what-if that changes nothing is said to, in the text and the page; the one that does is not.
+    note = ("note: same gave the base's value of every measure (but events, the run's cost) in every replicate "
+            "(20 replicates): its change made no difference to what the batch measures")
+    assert note in text and "faster gave" not in text
+    assert html_text(reference / "analysis.html").count(note) == 1
     assert "60 of 60 replicates done" in text
-    html = (reference / "analysis.html").read_text()
+    html = html_text(reference / "analysis.html")
     assert html.count("plotly.js v") >= 1 and "Goeben's escape probability by variant" in html
     assert "Paired differences from the base" in html
     data = json.loads((reference / "analysis.json").read_text())
     assert {r["variant"] for r in data} == {"base", "same", "faster"}
     assert {p.name for p in written} == {"analysis.html", "analysis.json"}
+
+
+def html_text(path) -> str:
+    """The page's text with the escapes of its notes undone."""
+    import html
+
+    return html.unescape(path.read_text())
 
 
 def test_unknown_measures_are_refused(reference) -> None:
@@ -272,3 +284,65 @@ def test_a_what_ifs_effect_that_grows_with_a_parameter_shows_in_its_differences_
     assert "goeben_coal_t - base" not in text.split("== sensitivity: base", 1)[1].split("== sensitivity: a")[0]
     data = json.loads((tmp_path / "sensitivity.json").read_text())
     assert {r["of"] for r in data} == {VALUE, DIFFERENCE}
+
+
+def _alike_results(tmp_path, variants: tuple[str, ...], same_as: dict[str, str],
+                   done_chunks: dict[str, int] | None = None):
+    """A store of ``variants`` with random measures, those of each key of ``same_as`` copied from the
+    variant it names (all but ``events``, which always differs); of a variant in ``done_chunks``, only
+    that many of its chunks written."""
+    from campaign.batch.measures import MEASURE_NAMES
+    from campaign.batch.plan import BatchPlan
+    from campaign.batch.store import ResultStore
+
+    p = BatchPlan("/s.yaml", "s", variants, 12, 3, 4)
+    store = ResultStore.open_or_create(tmp_path, p)
+    rng = np.random.default_rng(7)
+    events = MEASURE_NAMES.index("events")
+    by_chunk = {}
+    for c in p.chunks():
+        if c.r0 >= (done_chunks or {}).get(variants[c.v], 3) * c.n:
+            continue
+        source = variants.index(same_as.get(variants[c.v], variants[c.v]))
+        values = by_chunk.get((source, c.r0))
+        if values is None:
+            values = by_chunk[(source, c.r0)] = rng.integers(0, 3, (len(MEASURE_NAMES), c.n)).astype(float)
+            values[0, 0] = np.nan  # a measure a run lacks is alike when both lack it
+        mine = values.copy()
+        mine[events] = rng.integers(1000, 2000, c.n)  # what a run cost: never compared
+        store.write(c, mine)
+    return open_results(tmp_path).load()
+
+
+def test_variants_that_gave_the_same_outcomes_are_noted(tmp_path) -> None:
+    from campaign.batch.analyse import alike_notes
+
+    ds = _alike_results(tmp_path, ("base", "a", "b", "c", "d"), {"b": "base", "d": "c"})
+    assert alike_notes(ds) == [
+        ("note: b gave the base's value of every measure (but events, the run's cost) in every replicate "
+        "(12 replicates): its change made no difference to what the batch measures"),
+        ("note: c and d gave the same value of every measure (but events, the run's cost) as one another in every "
+        "replicate (12 replicates): what sets them apart made no difference to what the batch measures")]
+    # One a design note has explained is left to it.
+    assert alike_notes(ds, skip=("b",))[0].startswith("note: c and d")
+    assert len(alike_notes(ds, skip=("b",))) == 1
+
+
+def test_a_single_differing_value_sets_variants_apart(tmp_path) -> None:
+    from campaign.batch.analyse import alike_notes
+    from campaign.batch.measures import MEASURE_NAMES
+
+    ds = _alike_results(tmp_path, ("base", "a"), {"a": "base"})
+    assert len(alike_notes(ds)) == 1
+    m = MEASURE_NAMES[3]
+    ds[m].values[1, 11] += 1.0  # variant a, the last replicate
+    assert alike_notes(ds) == []
+
+
+def test_only_the_replicates_both_have_done_are_compared(tmp_path) -> None:
+    from campaign.batch.analyse import alike_notes
+
+    ds = _alike_results(tmp_path, ("base", "a", "b"), {"a": "base"}, done_chunks={"a": 2, "b": 1})
+    assert alike_notes(ds) == [
+        ("note: a gave the base's value of every measure (but events, the run's cost) in every replicate "
+        "(8 replicates): its change made no difference to what the batch measures")]
