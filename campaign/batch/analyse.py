@@ -57,7 +57,8 @@ from campaign.output import files
 # The measures the table shows unless asked for others (``--measures all`` shows every one).
 KEY_MEASURES = ("goeben_escaped", "goeben_dardanelles", "goeben_arrival_h", "goeben_coal_t", "goeben_in_action",
                 "hits_on_goeben", "goeben_sunk", "contacts_goeben", "breslau_escaped", "breslau_sunk", "battles",
-                "ships_sunk_central", "ships_sunk_entente", "divisions_delivered", "towns_shelled",
+                "ships_sunk_central", "ships_sunk_entente", "out_of_coal_central", "out_of_coal_entente",
+                "divisions_delivered", "towns_shelled",
                 "points_central", "points_entente", "central_wins")
 MAX_BINS = 100  # the most bars a histogram of the page has
 WHISKERS = (5, 95)  # the percentiles a box's whiskers reach

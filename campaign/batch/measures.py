@@ -67,6 +67,8 @@ MEASURES: tuple[Measure, ...] = (
     Measure("ships_sunk", COUNT, "1", "ships sunk"),
     Measure("ships_sunk_central", COUNT, "1", "Central Powers ships sunk"),
     Measure("ships_sunk_entente", COUNT, "1", "Entente ships sunk"),
+    Measure("out_of_coal_central", COUNT, "1", "Central Powers ships that ran out of coal (each once)"),
+    Measure("out_of_coal_entente", COUNT, "1", "Entente ships that ran out of coal (each once)"),
     Measure("divisions_delivered", QUANTITY, "1", "divisions of the French 19th Corps at Toulon by the "
                                                   "deadline (seed 000)"),
     Measure("divisions_delivered_all", QUANTITY, "1", "divisions of the 19th Corps at Toulon by the end"),
@@ -129,6 +131,8 @@ def flatten(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dic
     out["ships_sunk"] = float(sunk["count"])
     for key, side in SIDES.items():
         out[f"ships_sunk_{key}"] = float(len(sunk["by_side"].get(side, [])))
+    for key, side in SIDES.items():
+        out[f"out_of_coal_{key}"] = float(len(m["out_of_coal"]["by_side"].get(side, [])))
     out["divisions_delivered"] = float(m["troops"]["delivered_by_deadline"])
     out["divisions_delivered_all"] = float(m["troops"]["delivered_in_all"])
     out["towns_shelled"] = float(len(m["towns_shelled"]))

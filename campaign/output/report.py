@@ -140,6 +140,9 @@ def _measures(m: Mapping[str, Any], clock: _LocalClock) -> str:
     out.append("**Ships sunk**: " + ("; ".join(
         f"{s['ship']} ({s['nation'] or s['side']}), {clock.when(s['t'])}" + (f", by {s['by']}" if s.get("by") else "")
         for s in sunk) or "none") + ".\n")
+    dry = (m.get("out_of_coal") or {}).get("ships") or []
+    out.append("**Ships out of coal**: " + ("; ".join(
+        f"{s['ship']} ({s['nation'] or s['side']}), {clock.when(s['t'])}" for s in dry) or "none") + ".\n")
     hits = m.get("hits") or {}
     out.append("**Hits taken**: " + (", ".join(f"{k} {v}" for k, v in hits.items()) or "none") + ".\n")
     coal = m.get("coal") or {}

@@ -15,7 +15,8 @@ of the seed lost them (data/scoring.yaml says why each is what it is).
 
 :func:`measures` says, whatever the rules: whether, when and with how much coal Goeben and Breslau got
 away; whether and when each was brought to action; the divisions delivered; the towns shelled; the hits
-and the sinkings; how often the enemy sighted each of them; where the German ships took their coal.
+and the sinkings; the ships that ran out of coal; how often the enemy sighted each of them; where the
+German ships took their coal.
 """
 
 from __future__ import annotations
@@ -252,6 +253,7 @@ def measures(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData |
                            "t": s.t, "until": s.until} for s in facts.shellings],
         "hits": dict(sorted(hits.items())),
         "sunk": _sunk(facts),
+        "out_of_coal": _out_of_coal(facts, events),
         "contacts": {s: _contacts(s, facts, events) for s in principal},
         "coal": _coal(facts, events, {facts.ships[s].nation for s in principal} or {"Germany"}),
     }
@@ -337,6 +339,26 @@ def _sunk(facts: RunFacts) -> dict[str, Any]:
         by_side.setdefault(s["side"], []).append(s["ship"])
         by_nation.setdefault(s["nation"] or "unknown", []).append(s["ship"])
     return {"count": len(ships), "by_side": by_side, "by_nation": by_nation, "ships": ships}
+
+
+def _out_of_coal(facts: RunFacts, events: list[Rec]) -> dict[str, Any]:
+    """The ships that ran out of coal (``out_of_coal`` records), each once, at the first time: where a
+    ship short of coal was, she lay helpless (DESIGN.md: coal burnt by speed, taken at ports and from
+    colliers)."""
+    first: dict[str, Rec] = {}
+    for r in events:
+        if r.get("type") == "out_of_coal" and r.get("unit") and r["unit"] not in first:
+            first[str(r["unit"])] = r
+    ships = []
+    for name, rec in first.items():
+        info = facts.ships.get(name)
+        ships.append({"ship": name, "side": info.side if info else rec.get("side"),
+                      "nation": info.nation if info else None, "t": rec.get("t"),
+                      "lat": rec.get("lat"), "lon": rec.get("lon")})
+    by_side: dict[str, list[str]] = {}
+    for x in ships:
+        by_side.setdefault(str(x["side"]), []).append(x["ship"])
+    return {"count": len(ships), "by_side": by_side, "ships": ships}
 
 
 def _contacts(ship: str, facts: RunFacts, events: list[Rec]) -> dict[str, Any]:

@@ -69,3 +69,21 @@ def test_an_escape_into_the_dardanelles_gives_arrival_hours_and_coal(write_scena
     assert 0 < values["goeben_arrival_h"] <= (int(arrive["t"][11:13]) + 1)
     assert values["goeben_coal_t"] == pytest.approx(entered["coal_t"]) and values["goeben_coal_t"] < 1000
     assert math.isnan(values["points_central"]) and math.isnan(values["central_wins"])  # no scoring
+
+
+def test_ships_out_of_coal_are_counted_by_side() -> None:
+    from campaign.batch.measures import flatten
+
+    def rec(t_min, type_, unit, side, **data):
+        return {"t": f"1914-08-0{2 + int(t_min // 1440)}T09:00:00Z", "t_min": t_min, "type": type_, "unit": unit,
+                "side": side, "force": unit, "lat": 36.0, "lon": 16.0, **data}
+
+    events = [rec(0.0, "start", "Moltke", "Central Powers", status="waiting"),
+              rec(0.0, "start", "Gloucester", "Entente", status="waiting"),
+              rec(0.0, "start", "Dublin", "Entente", status="waiting"),
+              rec(2000.0, "out_of_coal", "Moltke", "Central Powers", coal_t=0.0),
+              rec(3000.0, "out_of_coal", "Gloucester", "Entente", coal_t=0.0),
+              rec(4000.0, "out_of_coal", "Dublin", "Entente", coal_t=0.0),
+              rec(5000.0, "out_of_coal", "Dublin", "Entente", coal_t=0.0)]
+    values = flatten(events, {"start": "1914-08-02T09:00:00Z"})
+    assert (values["out_of_coal_central"], values["out_of_coal_entente"]) == (1.0, 2.0)

@@ -202,3 +202,16 @@ def test_a_message_passed_on_is_told_in_the_line_of_the_original() -> None:
     assert [ln.text for ln in story(events)] == [
         ("Admiralty → Milne: 'Goeben is your objective.' (received by Milne 13:00; Milne passes it on at 13:00 "
         "to Gloucester 13:20)")]
+
+
+def test_the_ships_that_ran_out_of_coal_are_named_with_when() -> None:
+    def rec(t_min, type_, unit, side, **data):
+        return {"t": f"1914-08-08T0{int(t_min // 60) % 10}:00:00Z", "t_min": t_min, "type": type_, "unit": unit,
+                "side": side, "force": unit, "lat": 36.44, "lon": 22.01, **data}
+
+    events = [rec(0.0, "start", "Moltke", "Central Powers", status="underway", coal_t=1378.0),
+              rec(120.0, "out_of_coal", "Moltke", "Central Powers", coal_t=0.0),
+              rec(240.0, "end", "Moltke", "Central Powers", status="stopped", coal_t=0.0)]
+    text = build_report(events, {}, {"name": "t", "start": "1914-08-08T00:00:00Z", "end": "1914-08-08T04:00:00Z"})
+    line = next(x for x in text.splitlines() if x.startswith("**Ships out of coal**"))
+    assert "Moltke (Germany)" in line and "8 Aug" in line and "02:00" in line

@@ -351,3 +351,16 @@ def test_the_definitions_name_real_places():
         assert places.get(town).nation == "France"
     for name in d.transports.divisions:
         assert find_ship(name).type == d.transports.ship_type
+
+
+def test_the_ships_that_ran_out_of_coal_each_once_by_side():
+    events = [start("Moltke", CP), start("Goeben", CP), start("Gloucester", EN),
+              rec(7000.0, "out_of_coal", "Moltke", CP, force="Moltke", lat=36.44, lon=22.01, coal_t=0.0),
+              rec(7400.0, "out_of_coal", "Moltke", CP, force="Moltke", lat=36.44, lon=22.01, coal_t=0.0),
+              rec(8000.0, "out_of_coal", "Gloucester", EN, force="Gloucester", lat=37.0, lon=20.0, coal_t=0.0),
+              end("Moltke", CP), end("Goeben", CP), end("Gloucester", EN)]
+    dry = measures(events, META)["out_of_coal"]
+    assert dry["count"] == 2 and dry["by_side"] == {CP: ["Moltke"], EN: ["Gloucester"]}
+    assert [(s["ship"], s["t"], s["nation"]) for s in dry["ships"]] == [
+        ("Moltke", CLOCK.iso(7000.0), "Germany"), ("Gloucester", CLOCK.iso(8000.0), "United Kingdom")]
+    assert measures(escaped_germans(), META)["out_of_coal"] == {"count": 0, "by_side": {}, "ships": []}
