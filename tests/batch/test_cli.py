@@ -90,7 +90,7 @@ def test_a_batch_resumed_after_its_scenarios_files_were_edited_is_refused_and_it
             "--out", str(out), "--no-progress"]
     assert main(args) == 0
     assert main(["analyse", str(out)]) == 0
-    assert "note:" not in capsys.readouterr().out
+    assert "changed since this batch ran" not in capsys.readouterr().out
     overlay = small.parent / "variants" / "same.yaml"
     overlay.write_text(overlay.read_text().replace("a note changes nothing", "a note, edited"))
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
@@ -110,7 +110,7 @@ def test_a_batch_resumed_after_its_scenarios_files_were_edited_is_refused_and_it
     assert main(args) == 0
     assert "resumed: 4 of 4 tasks were already done" in capsys.readouterr().out
     assert main(["analyse", str(out)]) == 0
-    assert "note:" not in capsys.readouterr().out
+    assert "changed since this batch ran" not in capsys.readouterr().out
 
 
 def test_a_batch_resumed_under_other_software_is_refused_and_its_analysis_says_so(small, cluster, tmp_path, capsys,
@@ -134,7 +134,7 @@ def test_a_batch_resumed_under_other_software_is_refused_and_its_analysis_says_s
     assert "Traceback" not in err
     # Its analysis says that a rerun under the new software is not the batch's.
     assert main(["analyse", str(out)]) == 0
-    assert "note:" not in capsys.readouterr().out
+    assert "the software changed" not in capsys.readouterr().out
     import campaign.batch.analyse
 
     monkeypatch.setattr(campaign.batch.analyse, "this_software", lambda: upgraded)
