@@ -6,8 +6,9 @@ carries them out (``campaign.world.command``).
 
 Behaviours: shadow (hold contact at a safe range on the enemy's quarter and report), chase (steer to
 cut the enemy off at the best speed), evade (steer away at the best speed), intercept (go to where a
-reported contact should be by now, while the report is at sea and no older than ``resume_after_h``), patrol (round a set of points), guard (lie at a point), escort
-(keep with a friendly force), coal when low (run to the nearest friendly port), return to base.
+reported contact should be by now, while the report is at sea and no older than ``resume_after_h``),
+patrol (round a set of points), guard (lie at a point), escort (keep with a friendly force), coal when
+low (run to the nearest friendly port), return to base.
 """
 
 from __future__ import annotations

@@ -110,8 +110,10 @@ def way_out(areas: tuple[AvoidArea, ...], lat: float, lon: float) -> tuple[float
     if not any(shapely.intersects_xy(a.geometry, lon, lat) for a in areas):
         return None
     search_m = EXIT_SEARCH_NM * earth.M_PER_NM
-    # A window in degrees that holds the search's square at any latitude of the charted waters.
-    half_deg = 2.0 * search_m / earth.M_PER_NM / 60.0 / max(math.cos(math.radians(lat)), 0.1)
+    # The areas are cut to a window in degrees round the point before projecting: twice the search's
+    # half-width in degrees of latitude (60 nm to a degree), widened by 1/cos(lat) for longitude, holds
+    # the search's square whatever the projection's curvature that far out.
+    half_deg = 2.0 * EXIT_SEARCH_NM / 60.0 / math.cos(math.radians(lat))
     window = shapely.box(lon - half_deg, lat - half_deg, lon + half_deg, lat + half_deg)
     aeqd = f"+proj=aeqd +lat_0={lat} +lon_0={lon} +datum=WGS84 +units=m +no_defs"
     fwd = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)

@@ -342,9 +342,8 @@ def _sunk(facts: RunFacts) -> dict[str, Any]:
 
 
 def _out_of_coal(facts: RunFacts, events: list[Rec]) -> dict[str, Any]:
-    """The ships that ran out of coal (``out_of_coal`` records), each once, at the first time: where a
-    ship short of coal was, she lay helpless (DESIGN.md: coal burnt by speed, taken at ports and from
-    colliers)."""
+    """The ships that ran out of coal (``out_of_coal`` records), each once, when she first did, with her
+    side, nation and place: a ship out of coal lies helpless where she is until coal reaches her."""
     first: dict[str, Rec] = {}
     for r in events:
         if r.get("type") == "out_of_coal" and r.get("unit") and r["unit"] not in first:
