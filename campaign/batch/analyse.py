@@ -414,7 +414,12 @@ def design_notes(ds: xr.Dataset) -> list[str]:
     """A note for each variant's change that the batch's design replaced at every point (its store's
     attributes; campaign/batch/parameters.py ``overrides``): without it, a variant's paired differences of
     zero would say the change does nothing."""
-    return [f"note: {Override(**o).describe()}" for o in json.loads(ds.attrs.get(DESIGN_OVERRIDES) or "[]")]
+    return [f"note: {o.describe()}" for o in _overrides(ds)]
+
+
+def _overrides(ds: xr.Dataset) -> list[Override]:
+    """The variants' changes the batch's design replaced (its store's attributes)."""
+    return [Override(**o) for o in json.loads(ds.attrs.get(DESIGN_OVERRIDES) or "[]")]
 
 
 def alike_notes(ds: xr.Dataset, skip: Sequence[str] = ()) -> list[str]:
@@ -490,8 +495,7 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
     params = json.loads(ds.attrs.get("design_parameters", "[]"))
     prccs = sensitivity_rows(ds, list(dict.fromkeys(r.measure for r in rows)), params, DONE)
     notes = design_notes(ds)
-    explained = [o["variant"] for o in json.loads(ds.attrs.get(DESIGN_OVERRIDES) or "[]") if o["nothing_else"]]
-    notes += alike_notes(ds, skip=explained)
+    notes += alike_notes(ds, skip=[o.variant for o in _overrides(ds) if o.nothing_else])
     text = format_tables(rows, ds) + (f"\n\n{format_sensitivity(prccs)}" if prccs else "")
     text += "".join(f"\n\n{n}" for n in notes) + _rerun_notes(ds)
     summary_line = text.split("\n", 2)

@@ -131,7 +131,6 @@ def flatten(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dic
     out["ships_sunk"] = float(sunk["count"])
     for key, side in SIDES.items():
         out[f"ships_sunk_{key}"] = float(len(sunk["by_side"].get(side, [])))
-    for key, side in SIDES.items():
         out[f"out_of_coal_{key}"] = float(len(m["out_of_coal"]["by_side"].get(side, [])))
     out["divisions_delivered"] = float(m["troops"]["delivered_by_deadline"])
     out["divisions_delivered_all"] = float(m["troops"]["delivered_in_all"])

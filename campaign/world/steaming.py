@@ -119,18 +119,17 @@ def sea_route(world: World, force: ForceState, stops: list[tuple[float, float]])
     order that closed them (the Admiralty's 'keep six miles off the Italian coast')."""
     avoid = world.avoid_areas(force)
     lat, lon = stops[0]
-    out = way_out(avoid, lat, lon) if avoid else None
-    if out is not None:
+    first = tuple(x for x in avoid if not shapely.intersects_xy(x.geometry, lon, lat))
+    if len(first) < len(avoid):  # inside some: out first (the way out may cross those, and no others)
+        out = way_out(avoid, lat, lon)
+        assert out is not None
         stops = [stops[0], out, *stops[1:]]
     lats: list[float] = []
     lons: list[float] = []
     passages: list[str] = []
     vessel = force.vessel()
     for i, (a, b) in enumerate(itertools.pairwise(stops)):
-        # The way out may cross the waters it leaves, and no others.
-        areas = tuple(x for x in avoid if not shapely.intersects_xy(x.geometry, lon, lat)) \
-            if out is not None and i == 0 else avoid
-        r = world.router.route(a, b, avoid=areas, vessel=vessel)
+        r = world.router.route(a, b, avoid=first if i == 0 else avoid, vessel=vessel)
         start = 1 if lats else 0
         lats.extend(r.lats[start:])
         lons.extend(r.lons[start:])
