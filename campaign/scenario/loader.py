@@ -238,8 +238,11 @@ class _Resolver:
         return place.name
 
     def command(self, clock: Clock, end_min: float, force_names: set[str], force_avoid: dict,
-                force_ships: dict[str, set[str]]) -> tuple:
-        """Headquarters, standing instructions and historical messages, checked and resolved."""
+                force_ships: dict[str, set[str]], entering: Mapping[str, float]) -> tuple:
+        """Headquarters, standing instructions and historical messages, checked and resolved.
+
+        ``entering``: the forces that come into the theatre after the start, and when (minutes): no
+        headquarters rides in one, and no historical message is sent by or to one before it is there."""
         from campaign.scenario.model import HeadquartersSpec, MessageSpec
         from campaign.world.signal_data import default_signal_data
 
@@ -264,6 +267,9 @@ class _Resolver:
                     self.fault(f"{f}.station", f"no telegraph station '{h.station}' in data/telegraph.yaml")
             if h.aboard is not None and h.aboard not in force_names:
                 self.fault(f"{f}.aboard", f"no force named '{h.aboard}'")
+            elif h.aboard in entering:
+                self.fault(f"{f}.aboard", f"force '{h.aboard}' enters at {clock.iso(entering[h.aboard])}: "
+                                          "a headquarters rides in a force there from the start")
             if h.superior is not None and h.superior not in hq_names:
                 self.fault(f"{f}.superior", f"no headquarters named '{h.superior}'")
             for k, r in enumerate(h.relay_to):
@@ -288,9 +294,13 @@ class _Resolver:
             if mm.sender not in nodes:
                 self.fault(f"{f}.from", f"no force or headquarters named '{mm.sender}'")
             for k, who in enumerate(receivers):
+                key = "to" if isinstance(mm.to, str) else f"to[{k}]"
                 if who not in nodes:
-                    key = "to" if isinstance(mm.to, str) else f"to[{k}]"
                     self.fault(f"{f}.{key}", f"no force or headquarters named '{who}'")
+                elif t is not None and t < entering.get(who, 0.0):
+                    self.fault(f"{f}.{key}", f"'{who}' enters at {clock.iso(entering[who])}, after the message")
+            if t is not None and t < entering.get(mm.sender, 0.0):
+                self.fault(f"{f}.from", f"'{mm.sender}' enters at {clock.iso(entering[mm.sender])}, after the message")
             named = None if mm.orders_for is None else ([mm.orders_for] if isinstance(mm.orders_for, str)
                                                          else list(mm.orders_for))
             for k, who in enumerate(named or []):
@@ -525,9 +535,13 @@ class _Resolver:
                 avoid.append(territorial_belt(aw.sovereign, aw.width_nm))
             orders = self.orders(f"{f}.orders", fm.orders, clock, end_min, {sh.name for sh in ships}, force_names,
                                  avoid)
-            if start_pt is not None and ships:
+            enters = 0.0 if fm.enters is None else self.time(f"{f}.enters", fm.enters, clock, 0.0, end_min)
+            if enters is not None and enters >= end_min - 1e-9:
+                self.fault(f"{f}.enters", f"{clock.iso(enters)} is the scenario's end: the force would take no part")
+                enters = None
+            if start_pt is not None and ships and enters is not None:
                 forces.append(ForceSpec(fm.name, fm.side, nation, tuple(ships), start_pt, coal, cargo, orders,
-                                        tuple(avoid), fm.note))
+                                        tuple(avoid), fm.note, enters))
 
         notices = []
         for i, nm in enumerate(m.neutral_notices):
@@ -554,7 +568,9 @@ class _Resolver:
 
         for fm in m.forces:
             ships_of(fm.name, fm.orders, list(fm.ships))
-        headquarters, standing, messages = self.command(clock, end_min, force_names, force_avoid, force_ships)
+        entering = {f.name: f.enters_min for f in forces if f.enters_min > 0.0}
+        headquarters, standing, messages = self.command(clock, end_min, force_names, force_avoid, force_ships,
+                                                        entering)
 
         for what, items in (("messages", m.messages), ("politics", m.politics)):
             seen_ids: set[str] = set()

@@ -21,7 +21,11 @@ from campaign.model.ships import Ship
 
 @dataclass(frozen=True)
 class ForceSpec:
-    """A force at the start: its ships, where it lies, coal on hand per ship, and its orders."""
+    """A force at the start: its ships, where it lies, coal on hand per ship, and its orders.
+
+    ``enters_min``: when it comes into the theatre at ``start`` with that coal (scenario minutes; 0, the
+    default, for a force there from the start). Before then it is not in the run: unseen, unheard, and
+    burning nothing."""
 
     name: str
     side: str
@@ -33,6 +37,7 @@ class ForceSpec:
     orders: tuple[Order, ...]
     avoid: tuple[AvoidArea, ...] = ()
     note: str | None = None
+    enters_min: float = 0.0
 
 
 @dataclass(frozen=True)

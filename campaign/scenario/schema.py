@@ -155,6 +155,9 @@ class ForceModel(_Strict):
     nation: str | None = None  # defaults to the nation of its first ship
     ships: list[str] = Field(min_length=1)
     start: Where
+    # When the force comes into the theatre at ``start`` (a reinforcement from outside it, seed 000
+    # 'What If?'); before then it is not in the run. Default: there from the scenario's start.
+    enters: UtcTime | None = None
     coal_t: float | dict[str, float] | None = None  # default: full bunkers
     cargo_t: float | dict[str, float] | None = None  # colliers: default their full cargo
     avoid_waters: list[AvoidWaters] = []

@@ -197,6 +197,9 @@ def coal_from_collier(world: World, force: ForceState, order: CoalFromCollier,
 
     collier_force = world.forces.get(order.collier)
     if collier_force is None:
+        late = next((f for f in world.scenario.forces if f.name == order.collier), None)
+        if late is not None:
+            raise OrderImpossible(f"{order.collier} enters only at {world.clock.iso(late.enters_min)}")
         raise OrderImpossible(f"no force named {order.collier}")
     collier = next((s for s in collier_force.ships if s.ship.cargo_coal_t > 0), None)
     if collier is None:

@@ -310,7 +310,7 @@ class CommandRuntime:
             report = Report.from_content(dict(content), f"message {msg.id} from {msg.sender}")
             if self.learn(node, report):
                 for to in (node.hq.relay_to if node.hq is not None else ()):
-                    if to != msg.sender:
+                    if to != msg.sender and to in self.nodes:  # (a force not yet in the theatre hears none)
                         self.net.send(node.name, to, "report", dict(content), f"{node.name} passes on: {msg.text}")
                 if node.hq is None:
                     self.decide(node, "report")
@@ -514,6 +514,8 @@ class CommandRuntime:
             if self.net.can_jam(node.name):
                 self.net.set_jamming(node.name, d.active)
         elif isinstance(d, doctrine.Send):
+            if d.to not in self.nodes:
+                return  # his superior is a force not yet in the theatre (ForceSpec.enters_min)
             self.net.send(node.name, d.to, "report", d.content, d.text)
             node.last_report_min = now
         elif isinstance(d, doctrine.Steer):

@@ -83,19 +83,28 @@ class World:
         # The tactical engine battles are fought under: the run's choice, else the scenario's.
         self.engagements = Engagements(self, engine or scenario.engine)
         for spec in scenario.forces:
-            self._add_force(spec)
+            if spec.enters_min > 0.0:
+                self.env.process(self._enter(spec))
+            else:
+                self._add_force(spec)
         self.env.process(politics.announce(self))
         self.env.process(steaming.watch_the_sea(self))  # head seas slow low-freeboard ships under way
         victory.start(self)  # the secret victory-condition draws of a scored scenario (seed 000)
 
     # -- set-up ---------------------------------------------------------------------------------
 
+    def _enter(self, spec: ForceSpec) -> Generator[simpy.Event, Any, None]:
+        """A force that comes into the theatre after the start (``spec.enters_min``): till then nothing of
+        it is in the run (no eyes, no wireless, no coal burnt), then it is added as at the start."""
+        yield self.env.timeout(spec.enters_min)
+        self._add_force(spec)
+
     def _add_force(self, spec: ForceSpec) -> None:
         force = ForceState(spec.name, spec.side, spec.nation, orders=spec.orders, avoid=spec.avoid)
         force.lat, force.lon = spec.start.lat, spec.start.lon
         for ship in spec.ships:
             st = ShipState(ship, spec.side, force, coal_t=float(spec.coal_t[ship.name]),
-                           cargo_t=float(spec.cargo_t.get(ship.name, 0.0)))
+                           coal_ref_min=self.env.now, cargo_t=float(spec.cargo_t.get(ship.name, 0.0)))
             force.ships.append(st)
             self.ships[ship.name] = st
         self.forces[force.name] = force

@@ -60,6 +60,9 @@ def test_a_good_small_scenario_loads(write_scenario) -> None:
     ({"orders": [{"do": "wait", "until": "tomorrow"}]}, "forces[0] (Goeben).orders[0].until", "not a UTC time"),
     ({"avoid_waters": [{"sovereign": "Atlantis", "width_nm": 6}]}, "forces[0] (Goeben).avoid_waters[0].sovereign",
      "unknown sovereign"),
+    ({"enters": "1914-09-01T00:00Z"}, "forces[0] (Goeben).enters", "outside the scenario"),
+    ({"enters": "1914-08-06T00:00Z"}, "forces[0] (Goeben).enters", "would take no part"),
+    ({"enters": "after lunch"}, "forces[0] (Goeben).enters", "not a UTC time"),
 ])
 def test_meaning_faults(write_scenario, changes, field, words) -> None:
     err = fault_of(write_scenario, with_force(**changes))
@@ -203,3 +206,37 @@ def test_a_general_message_and_orders_for_several_forces_load(write_scenario) ->
         ("Chatham", ("Chatham",), (("may_fire", True),)), ("Admiralty", (), (("may_fire", True),))]
     (both,) = [m for m in sc.messages if m.text == "Both to Malta."]
     assert both.orders_for == ("Chatham", "Goeben") and set(both.orders) == {"Chatham", "Goeben"}
+
+
+LATE_CHATHAM = dict(CHATHAM, enters="1914-08-03T00:00Z")
+
+
+def with_late_chatham(**sections):
+    content = scenario_dict([copy.deepcopy(GOOD_FORCE), copy.deepcopy(LATE_CHATHAM)])
+    content.update(sections)
+    return content
+
+
+def test_a_force_entering_later_loads_with_its_entry_time(write_scenario) -> None:
+    sc = load_scenario(write_scenario(with_late_chatham(
+        command={"headquarters": [HQ]},
+        messages=[{"at": "1914-08-03T00:00Z", "from": "Admiralty", "to": "Chatham", "text": "x"}])))
+    entering = {f.name: f.enters_min for f in sc.forces}
+    assert entering == {"Goeben": 0.0, "Chatham": pytest.approx(24 * 60.0)}
+    assert [m.t_min for m in sc.messages] == [pytest.approx(24 * 60.0)]
+
+
+@pytest.mark.parametrize("sections, field, words", [
+    ({"command": {"headquarters": [dict(HQ, station=None, aboard="Chatham")]}},
+     "command.headquarters[0] (Admiralty).aboard", "enters at 1914-08-03"),
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x"}]},
+     "messages[0].to", "enters at 1914-08-03"),
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Chatham", "to": "Admiralty", "text": "x"}]},
+     "messages[0].from", "after the message"),
+])
+def test_nothing_is_sent_by_or_to_a_force_before_it_enters(write_scenario, sections, field, words) -> None:
+    err = fault_of(write_scenario, with_late_chatham(**sections))
+    assert [f.field for f in err.faults] == [field], str(err)
+    assert words in err.faults[0].fault

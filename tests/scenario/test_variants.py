@@ -136,7 +136,8 @@ def test_moltke_enters_west():
     m = force(sc, "Moltke")
     assert m.start.lon < -5.0  # in the Strait of Gibraltar
     assert m.coal_t["Moltke"] == pytest.approx(16 / 36 * m.ships[0].coal_capacity_t, abs=1)  # 16 coal units of 36
-    assert _utc(sc, m.orders[0].until_min) == sc.start_utc.replace(day=4, hour=14)  # 15:00 CET 4 Aug
+    assert _utc(sc, m.enters_min) == sc.start_utc.replace(day=4, hour=14)  # 15:00 CET 4 Aug
+    assert m.orders[0].to.place == "Cape Matapan"
     assert changed_forces(base(), sc) == {"Moltke"}
     assert sc.standing["Moltke"].on_contact == "evade"
 
@@ -268,6 +269,19 @@ def test_every_variant_runs_to_the_end(name):
     assert result.meta["variant"] == name and result.meta["base_scenario"] == "goeben_1914"
     ends = [e for e in result.events if e["type"] == "end"]
     assert len(ends) == sum(len(f.ships) for f in variant(name).forces)
+
+
+def test_moltke_entering_on_4_august_comes_with_her_coal_counter_and_reaches_the_dardanelles():
+    # She comes through the Strait at 15:00 CET 4 Aug with 16 units of coal (seed 000, German SDR 5), not
+    # having lain there since the start burning coal (she once came in 257 t short and ran dry off Matapan).
+    events = played("moltke_enters_west").events
+    mine = [e for e in events if e.get("unit") == "Moltke"]
+    start = mine[0]
+    assert start["type"] == "start" and start["t"] == "1914-08-04T14:00:00Z"
+    assert start["coal_t"] == pytest.approx(force(variant("moltke_enters_west"), "Moltke").coal_t["Moltke"])
+    assert not any(e["type"] == "out_of_coal" for e in mine)
+    assert any(e["type"] == "coal_start" for e in mine)  # from Bogadir at Denusa, with Goeben
+    assert any(e["type"] == "arrive" and e.get("place") == "Chanak narrows" for e in mine)
 
 
 def battles_between(events, a, b):
