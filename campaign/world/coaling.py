@@ -198,7 +198,7 @@ def coal_from_collier(world: World, force: ForceState, order: CoalFromCollier,
     collier_force = world.forces.get(order.collier)
     if collier_force is None:
         late = next((f for f in world.scenario.forces if f.name == order.collier), None)
-        if late is not None:
+        if late is not None and late.enters_min > world.env.now:
             raise OrderImpossible(f"{order.collier} enters only at {world.clock.iso(late.enters_min)}")
         raise OrderImpossible(f"no force named {order.collier}")
     collier = next((s for s in collier_force.ships if s.ship.cargo_coal_t > 0), None)

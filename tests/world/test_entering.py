@@ -79,3 +79,34 @@ def test_reports_to_a_force_not_yet_in_the_theatre_are_not_sent(write_scenario) 
     assert sent, "Goeben never reported to Breslau once she was there"
     assert min(r.t_min for r in sent) > ENTERS_MIN
     assert any(r.type == "message_received" and r.data["receiver"] == "Breslau" for r in w.rec.records)
+
+
+def test_a_headquarters_passes_nothing_on_to_a_force_not_yet_in_the_theatre(write_scenario) -> None:
+    # Lorelei reports Gloucester at once to Souchon, in Goeben close by, who passes his reports on to
+    # Breslau: she is not there yet, so that report goes no farther. Dublin, reported once Breslau is
+    # there, is passed on to her.
+    goeben = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.0, "lon": 16.25},
+              "orders": [{"do": "stop"}]}
+    lorelei = {"name": "Lorelei", "side": "Central Powers", "ships": ["Lorelei"], "start": {"lat": 36.0, "lon": 16.2},
+               "orders": [{"do": "stop"}]}
+    dublin = {"name": "Dublin", "side": "Entente", "ships": ["Dublin"], "start": {"lat": 36.0, "lon": 15.0},
+              "orders": [{"do": "wait", "until": "1914-08-02T14:00Z"},
+                         {"do": "sail", "to": {"lat": 36.0, "lon": 16.0}, "speed": 20}]}
+    w = run_world(write_scenario, [GLOUCESTER, goeben, lorelei, dublin, BRESLAU], command={
+        "headquarters": [{"name": "Souchon", "side": "Central Powers", "nation": "Germany", "aboard": "Goeben",
+                          "relay_to": ["Breslau"]}],
+        "standing": {"Lorelei": {"on_contact": "report", "report_to": "Souchon"}}})
+    heard = [r for r in w.rec.records if r.type == "message_received" and r.data["receiver"] == "Souchon"]
+    assert heard and heard[0].t_min < ENTERS_MIN  # Gloucester's report, before Breslau is there
+    relayed = [r for r in w.rec.records if r.type == "message_sent" and r.data["sender"] == "Souchon"]
+    assert relayed and all(r.data["receiver"] == "Breslau" and r.t_min > ENTERS_MIN for r in relayed)
+
+
+def test_coaling_from_a_collier_not_yet_in_the_theatre_fails_saying_when_she_comes(write_scenario) -> None:
+    collier = {"name": "Bogadir", "side": "Central Powers", "ships": ["Bogadir"], "start": {"lat": 36.0, "lon": 16.2},
+               "enters": ENTERS}
+    goeben = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.0, "lon": 16.2},
+              "coal_t": 1000, "orders": [{"do": "coal_from_collier", "collier": "Bogadir"}]}
+    w = run_world(write_scenario, [goeben, collier])
+    (failed,) = [r for r in w.rec.records if r.type == "order_failed"]
+    assert failed.t_min == 0.0 and "Bogadir enters only at 1914-08-02T12:00" in failed.data["reason"]
