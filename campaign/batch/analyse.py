@@ -39,7 +39,7 @@ from scipy import stats
 
 from campaign.batch.bundle import KEPT, changed_on_disk
 from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile
-from campaign.batch.measures import BY_NAME, COST_MEASURES, FLAG, MEASURE_NAMES
+from campaign.batch.measures import BY_NAME, COST_MEASURES, FLAG, MEASURE_NAMES, SHIP_MEASURES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
 from campaign.batch.sensitivity import (
@@ -56,7 +56,8 @@ from campaign.output import files
 
 # The measures the table shows unless asked for others (``--measures all`` shows every one).
 KEY_MEASURES = ("goeben_escaped", "goeben_dardanelles", "goeben_arrival_h", "goeben_coal_t", "goeben_in_action",
-                "hits_on_goeben", "goeben_sunk", "contacts_goeben", "breslau_escaped", "breslau_sunk", "battles",
+                "hits_on_goeben", "goeben_sunk", "contacts_goeben", "breslau_escaped", "breslau_sunk",
+                "moltke_escaped", "moltke_sunk", "battles",
                 "ships_sunk_central", "ships_sunk_entente", "out_of_coal_central", "out_of_coal_entente",
                 "divisions_delivered", "towns_shelled",
                 "points_central", "points_entente", "central_wins")
@@ -128,14 +129,25 @@ def _cells(ds: xr.Dataset, name: str, v: int) -> np.ndarray:
     return np.asarray(da.values, dtype=np.float64).ravel()
 
 
+def _ships_in(ds: xr.Dataset, v: int) -> set[str]:
+    """The principal ships (their measures' prefixes) in variant ``v``'s runs done: a ship not in its
+    runs has NaN for every one of her measures, where one that is has her escape flag 0 or 1."""
+    return {key for key in set(SHIP_MEASURES.values())
+            if f"{key}_escaped" in ds and np.isfinite(_cells(ds, f"{key}_escaped", v)).any()}
+
+
 def summarise(ds: xr.Dataset, measures: Sequence[str] | None = None) -> list[Row]:
-    """Every (variant, measure) estimate and its paired difference from the base."""
+    """Every (variant, measure) estimate and its paired difference from the base; a principal ship's
+    measures only for the variants she is in (Moltke only in her what-ifs)."""
     names = list(ds["variant_name"].values)
     chosen = [m for m in (measures or KEY_MEASURES) if m in ds]
     base_v = names.index(BASE) if BASE in names else None
     rows = []
     for v, variant in enumerate(names):
+        ships = _ships_in(ds, v)
         for m in chosen:
+            if m in SHIP_MEASURES and SHIP_MEASURES[m] not in ships:
+                continue
             kind = BY_NAME[m].kind if m in BY_NAME else "quantity"
             x = _cells(ds, m, v)
             diff = None
@@ -168,7 +180,8 @@ def format_tables(rows: Sequence[Row], ds: xr.Dataset) -> str:
               f"{counted(ds.sizes.get('point', 1), 'design point')} x {counted(ds.sizes['replicate'], 'replicate')}, "
               f"seed {ds.attrs.get('batch_seed')}; {done} of {counted(total, 'replicate')} done"),
              "estimates: proportions (flags) with Wilson 95 % intervals, means with t 95 % intervals; "
-             "differences from the base paired on common seeds (* : the interval excludes 0)"
+             "differences from the base paired on common seeds (* : the interval excludes 0; - : none to pair, as "
+             "for a ship the base lacks)"
              + (f"; pooled over the design points ({', '.join(design)})" if design else "")]
     width = max((len(r.measure) for r in rows), default=10)
     by_variant: dict[str, list[Row]] = {}

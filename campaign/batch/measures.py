@@ -7,8 +7,10 @@ number, a *quantity* a real number. A value that does not exist in a run (Goeben
 not get away, the points of a scenario without scoring) is NaN, never 0.
 
 The ships followed one by one are the principal ships of data/scoring.yaml (``definitions:
-principal_ships``: Goeben and Breslau); the sides scored are the two sides of its charts (Central Powers
-and Entente). A scenario without them (a small test) gives NaN or 0 for their measures.
+principal_ships``: Goeben, Breslau, and Moltke in the what-ifs that bring her); the sides scored are the
+two sides of its charts (Central Powers and Entente). A run without one of those ships (Moltke in the
+historical campaign, or a small test) gives NaN for her measures (``SHIP_MEASURES``), and a scenario
+without scoring NaN for its points.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from campaign.world.clock import parse_utc
 FLAG, COUNT, QUANTITY = "flag", "count", "quantity"
 
 # The principal ships of data/scoring.yaml (definitions: principal_ships), by measure prefix.
-PRINCIPALS = {"goeben": "Goeben", "breslau": "Breslau"}
+PRINCIPALS = {"goeben": "Goeben", "breslau": "Breslau", "moltke": "Moltke"}
 # The two sides of the scoring charts of data/scoring.yaml, by measure suffix.
 SIDES = {"central": "Central Powers", "entente": "Entente"}
 
@@ -60,8 +62,7 @@ def _ship_measures(key: str, ship: str) -> list[Measure]:
 
 
 MEASURES: tuple[Measure, ...] = (
-    *_ship_measures("goeben", PRINCIPALS["goeben"]),
-    *_ship_measures("breslau", PRINCIPALS["breslau"]),
+    *(m for key, ship in PRINCIPALS.items() for m in _ship_measures(key, ship)),
     Measure("battles", COUNT, "1", "battles fought"),
     Measure("hits", COUNT, "1", "hits on any ship"),
     Measure("ships_sunk", COUNT, "1", "ships sunk"),
@@ -83,6 +84,9 @@ MEASURES: tuple[Measure, ...] = (
     Measure("events", COUNT, "1", "records the run wrote (its cost)"),
 )
 MEASURE_NAMES: tuple[str, ...] = tuple(m.name for m in MEASURES)
+# Each principal ship's measures, by name -> her measures' prefix (a key of PRINCIPALS): all NaN in a
+# run she is not in, and her ``{key}_escaped`` (0 or 1 when she is) tells which.
+SHIP_MEASURES: Mapping[str, str] = {m.name: key for key, ship in PRINCIPALS.items() for m in _ship_measures(key, ship)}
 # What a run cost rather than what happened in it: left out where runs are compared by their outcomes.
 COST_MEASURES: tuple[str, ...] = ("events",)
 BY_NAME: Mapping[str, Measure] = {m.name: m for m in MEASURES}

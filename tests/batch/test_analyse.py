@@ -346,3 +346,26 @@ def test_only_the_replicates_both_have_done_are_compared(tmp_path) -> None:
     assert alike_notes(ds) == [
         ("note: a gave the base's value of every measure (but events, the run's cost) in every replicate "
         "(8 replicates): its change made no difference to what the batch measures")]
+
+
+def test_a_ships_measures_are_shown_only_for_the_variants_she_is_in(tmp_path) -> None:
+    # Moltke is in the what-if that brings her and not in the base: her rows are the what-if's alone,
+    # with no difference from a base that has no value to pair with.
+    from campaign.batch.analyse import summarise
+    from campaign.batch.measures import MEASURE_NAMES, SHIP_MEASURES
+    from campaign.batch.plan import BatchPlan
+    from campaign.batch.store import ResultStore
+
+    p = BatchPlan("/s.yaml", "s", ("base", "moltke"), 6, 3, 4)
+    store = ResultStore.open_or_create(tmp_path, p)
+    hers = [i for i, n in enumerate(MEASURE_NAMES) if SHIP_MEASURES.get(n) == "moltke"]
+    for c in p.chunks():
+        values = np.ones((len(MEASURE_NAMES), c.n))
+        if c.v == 0:
+            values[hers] = np.nan
+        store.write(c, values)
+    rows = summarise(open_results(tmp_path).load(), ["moltke_escaped", "moltke_sunk", "battles"])
+    assert [(r.variant, r.measure) for r in rows] == [
+        ("base", "battles"), ("moltke", "moltke_escaped"), ("moltke", "moltke_sunk"), ("moltke", "battles")]
+    escaped = rows[1]
+    assert escaped.estimate.n == 6 and escaped.estimate.value == 1.0 and escaped.difference.n == 0

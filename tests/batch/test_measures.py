@@ -7,7 +7,17 @@ import math
 
 import pytest
 
-from campaign.batch.measures import BY_NAME, FLAG, MEASURE_NAMES, MEASURES, PRINCIPALS, SIDES, as_row, flatten
+from campaign.batch.measures import (
+    BY_NAME,
+    FLAG,
+    MEASURE_NAMES,
+    MEASURES,
+    PRINCIPALS,
+    SHIP_MEASURES,
+    SIDES,
+    as_row,
+    flatten,
+)
 from campaign.batch.replicate import run_replicate
 from campaign.model.victory_rules import default_scoring
 from campaign.output.scoring import measures as scoring_measures
@@ -48,6 +58,7 @@ def test_small_run_flattens_to_what_scoring_says(small, seed) -> None:
     assert values["points_entente"] == s["sides"]["Entente"]["total"]
     assert values["events"] == len(events)
     assert all(math.isnan(values[n]) for n in MEASURE_NAMES if n.startswith("breslau_") or n.endswith("_breslau"))
+    assert all(math.isnan(values[n]) for n, key in SHIP_MEASURES.items() if key == "moltke")  # not in the run
     assert as_row(values).tolist()[MEASURE_NAMES.index("events")] == len(events)
     assert all(values[n] in (0.0, 1.0) or math.isnan(values[n]) for n in MEASURE_NAMES if BY_NAME[n].kind == FLAG)
 
@@ -69,6 +80,21 @@ def test_an_escape_into_the_dardanelles_gives_arrival_hours_and_coal(write_scena
     assert 0 < values["goeben_arrival_h"] <= (int(arrive["t"][11:13]) + 1)
     assert values["goeben_coal_t"] == pytest.approx(entered["coal_t"]) and values["goeben_coal_t"] < 1000
     assert math.isnan(values["points_central"]) and math.isnan(values["central_wins"])  # no scoring
+
+
+def test_moltke_is_followed_in_a_run_she_is_in(write_scenario) -> None:
+    """Moltke, a principal ship in the what-ifs that bring her, comes in during the run and is let into
+    the Dardanelles: her own measures, where Goeben's are NaN."""
+    content = scenario_dict(
+        [{"name": "Moltke", "side": "Central Powers", "ships": ["Moltke"], "start": "Dardanelles entrance",
+          "enters": "1914-08-10T02:00Z", "coal_t": 1378, "orders": [{"do": "sail", "to": "Chanak narrows", "speed": 10}]}],
+        start="1914-08-10T00:00Z", end="1914-08-10T12:00Z",
+        politics=[{"at": "1914-08-10T00:00Z", "permit": {"who": ["Germany"], "what": "enter_dardanelles"}}])
+    result = run(load_scenario(write_scenario(content)), seed=0)
+    values = flatten(result.events, result.meta)
+    assert values["moltke_escaped"] == values["moltke_dardanelles"] == 1.0 and values["moltke_sunk"] == 0.0
+    assert 2.0 < values["moltke_arrival_h"] < 12.0 and values["moltke_coal_t"] < 1378
+    assert all(math.isnan(values[n]) for n, key in SHIP_MEASURES.items() if key == "goeben")
 
 
 def test_ships_out_of_coal_are_counted_by_side() -> None:
