@@ -122,14 +122,17 @@ class Engagements:
         lb, lob, _ = b.position_at(now)
         return distance_nm(la, lo, lb, lob) * YD_PER_NM
 
-    def _next_look_min(self, a: ForceState, b: ForceState, step_min: float) -> float:
+    def _next_look_min(self, a: ForceState, b: ForceState, step_min: float,
+                       start_yd: float | None = None) -> float:
         """Minutes to the next look at the pair: the approach step, or sooner, when at their present
-        courses and speeds the range will have fallen to the battle range. Two forces closing at 40 kn
-        run 13 nm in a 15-minute step: looking only at the step would let a battle open well inside its
+        courses and speeds the range will have fallen to ``start_yd`` (default the battle range; after a
+        battle, the range the chasers must get inside to fight again). Two forces closing at 40 kn run
+        13 nm in a 15-minute step: looking only at the step would let a battle open well inside its
         range, at torpedo range (the umpire shortens the moves as forces close: seed 002)."""
         now = self.world.env.now
+        start_yd = self.rules.battle_start_yd if start_yd is None else min(start_yd, self.rules.battle_start_yd)
         r_now = self._range_yd(a, b)
-        if r_now <= self.rules.battle_start_yd:
+        if r_now <= start_yd:
             return step_min
         # The closing rate now (over the next minute: a leg may end, and the force be steered anew,
         # within the step).
@@ -139,7 +142,7 @@ class Engagements:
         if r_next >= r_now:
             return step_min
         rate_yd_per_min = (r_now - r_next) / MIN_LOOK_MIN
-        return min(step_min, max((r_now - self.rules.battle_start_yd) / rate_yd_per_min, MIN_LOOK_MIN))
+        return min(step_min, max((r_now - start_yd) / rate_yd_per_min, MIN_LOOK_MIN))
 
     def _ready(self, a: ForceState, b: ForceState) -> bool:
         for f in (a, b):
@@ -174,13 +177,17 @@ class Engagements:
                     # campaign's doctrine chases or shadows at the strategic level.
                     if a.active_ships() and b.active_ships():
                         rearm_yd = self._range_yd(a, b) - gain
-                    yield w.env.timeout(step)
+                    yield w.env.timeout(0)  # the commanders' orders after the battle take effect first
+                    # The next look as on the approach: at the step, or sooner if the chase will have
+                    # gained that much by then (once, the step alone let the chasers close from the
+                    # battle's last range to none, and the next battle open at torpedo range).
+                    yield w.env.timeout(self._next_look_min(a, b, step, rearm_yd))
                     continue
                 if self._range_yd(a, b) > self.rules.battle_start_yd:
                     rearm_yd = math.inf  # they have drawn apart: a new approach is a new battle
                 if not self._in_contact(a_name, b_name) and a.battle is None and b.battle is None:
                     return
-                yield w.env.timeout(self._next_look_min(a, b, step))
+                yield w.env.timeout(self._next_look_min(a, b, step, rearm_yd))
         finally:
             self.watching.discard(key)
 

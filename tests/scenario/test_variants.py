@@ -292,6 +292,23 @@ def battles_between(events, a, b):
     return [n for n, fs in starts.items() if a in fs and b in fs]
 
 
+def test_a_battle_fought_again_after_the_enemy_drew_off_opens_beyond_torpedo_range():
+    # The Austrian fleet breaks off its first fight with the 1st Cruiser Squadron and chases again. The
+    # next battle opens when the chase has gained on the runners, at gun range: once the next look came
+    # a whole approach step later, the chasers had run on to the cruisers' very position, and the battle
+    # opened at 0 yards with every torpedo a hit.
+    from campaign.tactics.nwc1905_rules import load_rules
+
+    events = played("austrian_fleet_sorties").events
+    opening: dict[int, float] = {}
+    for e in events:
+        if e["type"] == "fire":
+            opening.setdefault(e["battle"], e["range_yd"])
+    ends = {e["battle"]: e["reason"] for e in events if e["type"] == "engagement_end"}
+    assert len(opening) >= 2 and "drawn_off" in ends.values()
+    assert min(opening.values()) > load_rules().torpedo_range_yd
+
+
 def test_troubridge_engaging_brings_goeben_to_action():
     assert battles_between(played("troubridge_engages").events, "1st Cruiser Squadron", "Goeben")
     assert not battles_between(run(base()).events, "1st Cruiser Squadron", "Goeben")
