@@ -26,7 +26,7 @@ from campaign.scenario.schema import UtcTime, _Strict
 from campaign.tactics.battle import BattleOutcome, fight
 from campaign.tactics.engines import get_engine
 from campaign.tactics.kinematics import YD_PER_NM
-from campaign.tactics.protocol import BattleSetup, Combatant, Setting
+from campaign.tactics.protocol import BattleSetup, Combatant, Setting, tactical_light
 from campaign.tactics.zoom import default_zoom_rules
 from campaign.world.clock import parse_utc
 
@@ -157,7 +157,7 @@ def duel_setting(duel: Duel, engine: str, combatants: Sequence[Combatant]):
     def setting(t_s: float) -> Setting:
         light = light_at(duel.lat, duel.lon, duel.when + timedelta(seconds=t_s)).state
         hull_nm = min(rules.ranges([s], light, factor, False)[1] for s in ships)
-        return Setting(light, duel.sea_state, hull_nm * YD_PER_NM, night_action)
+        return Setting(tactical_light(light), duel.sea_state, hull_nm * YD_PER_NM, night_action)
 
     return setting
 

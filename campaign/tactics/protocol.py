@@ -25,6 +25,10 @@ import numpy as np
 from campaign.model.ships import Ship
 
 LIGHTS = ("day", "twilight", "moonlit", "dark")
+# The world's light states (campaign.world.light.STATES: from the sun and moon) in the rules' words: its
+# two night states are the rules' moonlit and dark (Jane's night shifts, the 1905 rules' darkness).
+WORLD_LIGHTS = MappingProxyType({"day": "day", "twilight": "twilight", "moonlit_night": "moonlit",
+                                 "dark_night": "dark"})
 INTENTS = ("engage", "break_off")
 EVENT_TYPES = ("fire", "hit", "torpedo", "sunk", "break_off", "signal", "admiral_disabled")
 
@@ -86,6 +90,21 @@ class Setting:
     sea_state: int = 2
     visibility_yd: float = 20000.0
     night_action: bool = False
+
+    def __post_init__(self) -> None:
+        # A light the rules do not name would silently count as none of theirs (no night shift, no
+        # darkness): once the world's "dark_night" reached the engines so, and night never fell in battle.
+        if self.light not in LIGHTS:
+            raise ValueError(f"light {self.light!r} is not one of the rules' {', '.join(LIGHTS)} "
+                             "(tactical_light converts the world's)")
+
+
+def tactical_light(world_light: str) -> str:
+    """The rules' light (one of LIGHTS) for one of the world's light states (campaign.world.light)."""
+    try:
+        return WORLD_LIGHTS[world_light]
+    except KeyError:
+        raise ValueError(f"unknown light state {world_light!r} (known: {', '.join(WORLD_LIGHTS)})") from None
 
 
 @dataclass(frozen=True)

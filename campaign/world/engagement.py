@@ -32,7 +32,7 @@ from campaign.tactics.engines import get_engine
 from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM, bearing_deg
 from campaign.tactics.localplane import LocalPlane
-from campaign.tactics.protocol import BattleSetup, Combatant, Setting
+from campaign.tactics.protocol import BattleSetup, Combatant, Setting, tactical_light
 from campaign.tactics.zoom import default_zoom_rules
 from campaign.world import steaming
 from campaign.world.units import ForceState, ShipState
@@ -154,7 +154,7 @@ class Engagements:
             return False
         if not self.rules.night_action:
             lat, lon, _ = a.position_at(self.world.env.now)
-            if self.world.contacts.model.conditions.light(lat, lon, self.world.env.now) == "dark":
+            if tactical_light(self.world.contacts.model.conditions.light(lat, lon, self.world.env.now)) == "dark":
                 return False
         return self._range_yd(a, b) <= self.rules.battle_start_yd
 
@@ -299,7 +299,7 @@ class Engagements:
             vis = cond.visibility(lat0, lon0, min(t_min, w.end_min))
             hull_nm = model.rules.ranges(ships, light, vis, False)[1]
             sea = w.weather.at(lat0, lon0, w.clock.utc(min(t_min, w.end_min))).state
-            return Setting(light, int(sea), hull_nm * YD_PER_NM, self.rules.night_action)
+            return Setting(tactical_light(light), int(sea), hull_nm * YD_PER_NM, self.rules.night_action)
 
         return setting
 

@@ -52,7 +52,7 @@ def test_the_dawn_duel_starts_in_the_twilight_and_ends_in_daylight_light_from_th
     duel = load_duel(ROOT / "scenarios" / "duels" / "troubridge_vs_goeben_dawn.yaml")
     setup, _ = duel_setup(duel, "jane")
     at = duel_setting(duel, "jane", setup.combatants)
-    assert at(0.0).light in ("twilight", "moonlit_night")
+    assert at(0.0).light in ("twilight", "moonlit")  # the rules' words (protocol.LIGHTS), not the world's
     assert at(3600.0).light == "day"
     assert at(3600.0).visibility_yd > at(0.0).visibility_yd
 

@@ -32,11 +32,12 @@ def hunter(name="Gloucester", ships=("Gloucester",), lat=36.15, lon=16.6, on_con
     return force, {name: {"on_contact": on_contact, "may_fire": may_fire}}
 
 
-def run_world(write_scenario, forces, standing, *, politics=WAR, end="1914-08-02T12:00Z", engine=None, seed=0):
+def run_world(write_scenario, forces, standing, *, politics=WAR, end="1914-08-02T12:00Z", engine=None, seed=0,
+              conditions=None):
     content = scenario_dict(forces, start="1914-08-02T00:00Z", end=end)
     content["politics"] = politics
     content["command"] = dict(HQ, standing=standing)
-    world = World(load_scenario(write_scenario(content)), seed, conditions=ClearDay(), engine=engine)
+    world = World(load_scenario(write_scenario(content)), seed, conditions=conditions or ClearDay(), engine=engine)
     world.run()
     return world
 
@@ -85,6 +86,42 @@ def test_forces_closing_fast_open_battle_at_the_battle_range_not_inside_it(write
     r_yd = distance_nm(g.lat, g.lon, h.lat, h.lon) * YD_PER_NM
     battle_yd = default_zoom_rules().engines["nwc1905"].battle_start_yd
     assert 0.85 * battle_yd <= r_yd <= battle_yd + 1
+
+
+class Night(ClearDay):
+    """Clear weather and one of the world's night states everywhere, always."""
+
+    def __init__(self, state: str) -> None:
+        super().__init__()
+        self.state = state
+
+    def light(self, lat, lon, t_min):
+        return self.state
+
+
+def test_no_battle_begins_on_a_dark_night_under_rules_without_night_action(write_scenario, strong_goeben):
+    # The 1905 fleet game has no night rules (data/tactics/zoom.yaml): the world's "dark_night" is the
+    # rules' "dark". Once the world's word reached the check unconverted, and night never stopped a fight.
+    assert not default_zoom_rules().engines["nwc1905"].night_action
+    force, standing = hunter(lat=36.0)  # on Goeben's track: at night they see each other only close to
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing, conditions=Night("dark_night"))
+    assert recs(w, "sighting", "Gloucester") and not recs(w, "engagement_start")
+
+
+def test_a_moonlit_night_is_not_the_rules_darkness(write_scenario, strong_goeben):
+    force, standing = hunter(lat=36.0)
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing, conditions=Night("moonlit_night"))
+    assert recs(w, "engagement_start")
+
+
+def test_the_world_light_states_are_given_to_the_engines_in_the_rules_words() -> None:
+    from campaign.tactics.protocol import LIGHTS, WORLD_LIGHTS, Setting, tactical_light
+    from campaign.world.light import STATES
+
+    assert set(WORLD_LIGHTS) == set(STATES) and set(WORLD_LIGHTS.values()) == set(LIGHTS)
+    assert [tactical_light(s) for s in STATES] == ["day", "twilight", "moonlit", "dark"]
+    with pytest.raises(ValueError, match="dark_night"):
+        Setting("dark_night")
 
 
 def test_a_sunk_ship_leaves_her_force_and_the_victor_goes_on_with_her_orders(write_scenario, monkeypatch):
