@@ -61,8 +61,11 @@ def _ship_measures(key: str, ship: str) -> list[Measure]:
     ]
 
 
+# Each principal ship's measures, by her measures' prefix (a key of PRINCIPALS).
+_BY_SHIP: Mapping[str, list[Measure]] = {key: _ship_measures(key, ship) for key, ship in PRINCIPALS.items()}
+
 MEASURES: tuple[Measure, ...] = (
-    *(m for key, ship in PRINCIPALS.items() for m in _ship_measures(key, ship)),
+    *(m for ms in _BY_SHIP.values() for m in ms),
     Measure("battles", COUNT, "1", "battles fought"),
     Measure("hits", COUNT, "1", "hits on any ship"),
     Measure("ships_sunk", COUNT, "1", "ships sunk"),
@@ -86,7 +89,7 @@ MEASURES: tuple[Measure, ...] = (
 MEASURE_NAMES: tuple[str, ...] = tuple(m.name for m in MEASURES)
 # Each principal ship's measures, by name -> her measures' prefix (a key of PRINCIPALS): all NaN in a
 # run she is not in, and her ``{key}_escaped`` (0 or 1 when she is) tells which.
-SHIP_MEASURES: Mapping[str, str] = {m.name: key for key, ship in PRINCIPALS.items() for m in _ship_measures(key, ship)}
+SHIP_MEASURES: Mapping[str, str] = {m.name: key for key, ms in _BY_SHIP.items() for m in ms}
 # What a run cost rather than what happened in it: left out where runs are compared by their outcomes.
 COST_MEASURES: tuple[str, ...] = ("events",)
 BY_NAME: Mapping[str, Measure] = {m.name: m for m in MEASURES}
@@ -112,10 +115,7 @@ def flatten(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dic
     for key, ship in PRINCIPALS.items():
         s = m["ships"].get(ship)
         if s is None:
-            out.update({f"{key}_escaped": NAN, f"{key}_dardanelles": NAN, f"{key}_arrival_h": NAN,
-                        f"{key}_coal_t": NAN, f"{key}_coal_fraction": NAN, f"{key}_in_action": NAN,
-                        f"{key}_battles": NAN, f"hits_on_{key}": NAN, f"{key}_sunk": NAN,
-                        f"contacts_{key}": NAN})
+            out.update({m.name: NAN for m in _BY_SHIP[key]})
             continue
         escaped = bool(s["escaped"])
         out[f"{key}_escaped"] = float(escaped)
