@@ -1,8 +1,9 @@
 """The zoom: hostile forces that close are handed to a tactical engine, fought tick by tick, and handed back.
 
 Whenever two hostile forces come in sight, a watcher checks their range at the engine's approach step
-(the 1905 umpire's 15-minute moves, Jane's 10-minute moves: ``data/tactics/zoom.yaml``) for as long as
-either sees the other. When fire is allowed between them by the political timeline (one side may fire on
+(the 1905 umpire's 15-minute moves, Jane's 10-minute moves: ``data/tactics/zoom.yaml``; sooner when they
+close fast, and just after the light changes when the dark alone keeps them apart) for as long as either
+sees the other. When fire is allowed between them by the political timeline (one side may fire on
 the other; the other then fires back, seed 000), at least one commander means to engage (his standing
 instructions: leave to fire and ``on_contact`` chase or engage), both are at sea, the light allows, and
 the nearest ships are within the engine's battle range, the battle begins: both forces stop their
@@ -46,6 +47,10 @@ RESERVED = {"unit", "side", "lat", "lon", "t_min", "type", "t_s",
             "force", "status", "coal_t", "coal_rate_t_per_h", "speed_kn", "course_deg"}
 # The shortest wait between two looks at an approaching pair (min): a helm's answer (command.py).
 MIN_LOOK_MIN = 1.0
+# How long after a change of light a pair held apart by the dark is looked at again (min): 6 s, well beyond
+# the tolerance of the change's time (campaign.world.light.CROSSING_TOL, 0.25 s), so the look finds the
+# new light.
+AFTER_CHANGE_MIN = 0.1
 # Records written from the engine's tick events.
 TICK_RECORDS = {"fire", "hit", "torpedo", "sunk", "break_off", "admiral_disabled", "signal"}
 
@@ -152,11 +157,35 @@ class Engagements:
             return False
         if not (self.means_to_engage(a, b) or self.means_to_engage(b, a)):
             return False
-        if not self.rules.night_action:
-            lat, lon, _ = a.position_at(self.world.env.now)
-            if tactical_light(self.world.contacts.model.conditions.light(lat, lon, self.world.env.now)) == "dark":
-                return False
+        if self._held_by_dark(a):
+            return False
         return self._range_yd(a, b) <= self.rules.battle_start_yd
+
+    def _held_by_dark(self, a: ForceState) -> bool:
+        """Is it dark where the force is, under rules that allow no night action?"""
+        if self.rules.night_action:
+            return False
+        now = self.world.env.now
+        lat, lon, _ = a.position_at(now)
+        return tactical_light(self.world.contacts.model.conditions.light(lat, lon, now)) == "dark"
+
+    def _wait_min(self, a: ForceState, b: ForceState, step_min: float, start_yd: float | None = None) -> float:
+        """Minutes to the next look at the pair: :meth:`_next_look_min`, or sooner, just after the light
+        next changes where ``a`` is if darkness alone holds them apart (else two forces in contact in the
+        dark close unchecked until the next step, and the battle opens at moonrise or dawn at whatever
+        range they have reached by the step, once at 145 yards)."""
+        wait = self._next_look_min(a, b, step_min, start_yd)
+        if not self._held_by_dark(a):
+            return wait
+        model = self.world.contacts.model
+        motion = model.motions.get(a.name)
+        if motion is None:
+            return wait
+        now = self.world.env.now
+        change = model.conditions.next_change(motion, now, now + wait)
+        if change is None:
+            return wait
+        return min(wait, change - now + AFTER_CHANGE_MIN)
 
     def _watch(self, a_name: str, b_name: str, key: frozenset[str]) -> Generator[simpy.Event, Any, None]:
         """Check the pair's range at the approach step while either sees the other."""
@@ -181,13 +210,13 @@ class Engagements:
                     # The next look as on the approach: at the step, or sooner if the chase will have
                     # gained that much by then (once, the step alone let the chasers close from the
                     # battle's last range to none, and the next battle open at torpedo range).
-                    yield w.env.timeout(self._next_look_min(a, b, step, rearm_yd))
+                    yield w.env.timeout(self._wait_min(a, b, step, rearm_yd))
                     continue
                 if self._range_yd(a, b) > self.rules.battle_start_yd:
                     rearm_yd = math.inf  # they have drawn apart: a new approach is a new battle
                 if not self._in_contact(a_name, b_name) and a.battle is None and b.battle is None:
                     return
-                yield w.env.timeout(self._next_look_min(a, b, step, rearm_yd))
+                yield w.env.timeout(self._wait_min(a, b, step, rearm_yd))
         finally:
             self.watching.discard(key)
 

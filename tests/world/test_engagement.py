@@ -114,6 +114,36 @@ def test_a_moonlit_night_is_not_the_rules_darkness(write_scenario, strong_goeben
     assert recs(w, "engagement_start")
 
 
+class MoonRise(ClearDay):
+    """A dark night everywhere until ``rise_min``, moonlit after: the change, as the world's conditions
+    give it, at ``rise_min``."""
+
+    def __init__(self, rise_min: float) -> None:
+        super().__init__()
+        self.rise_min = rise_min
+
+    def light(self, lat, lon, t_min):
+        return "dark_night" if t_min < self.rise_min else "moonlit_night"
+
+    def next_change(self, motion, t0, t1):
+        return self.rise_min if t0 < self.rise_min < t1 else None
+
+
+def test_forces_held_apart_by_the_dark_fight_when_the_moon_rises_not_at_the_next_step(write_scenario,
+                                                                                       strong_goeben):
+    # Goeben passes a cruiser lying on her track on a dark night: in contact and in range, they may not
+    # fight (no night action under the 1905 rules). The moon rises 5.5 minutes after they first see each
+    # other, between two 15-minute approach steps: the battle begins as it rises, not at the next step,
+    # once they have closed on for up to 15 minutes more.
+    force, standing = hunter(lat=36.0)
+    dark = run_world(write_scenario, [GOEBEN_EAST, force], standing, conditions=Night("dark_night"))
+    seen_min = recs(dark, "sighting", "Gloucester")[0].t_min
+    rise_min = seen_min + 5.5
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing, conditions=MoonRise(rise_min))
+    starts = recs(w, "engagement_start")
+    assert starts and rise_min < starts[0].t_min <= rise_min + engagement.AFTER_CHANGE_MIN + 1e-6
+
+
 def test_the_world_light_states_are_given_to_the_engines_in_the_rules_words() -> None:
     from campaign.tactics.protocol import LIGHTS, WORLD_LIGHTS, Setting, tactical_light
     from campaign.world.light import STATES
