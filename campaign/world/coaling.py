@@ -205,6 +205,9 @@ def coal_from_collier(world: World, force: ForceState, order: CoalFromCollier,
     if collier is None:
         raise OrderImpossible(f"{order.collier} carries no coal to give")
     until = min(math.inf if order.until_min is None else order.until_min, cut_min)
+    if until <= world.env.now:  # the force came after the order's time (as in port: coal_in_port)
+        world._emit_force(force, "order_skipped", order=f"coal from {order.collier}", reason="its time had passed")
+        return
     if not world.collier_present(force, collier_force):
         arrived = world.env.event()
         world.collier_waiters.append((force, collier_force, arrived))

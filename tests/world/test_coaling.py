@@ -137,3 +137,21 @@ def test_coal_for_a_number_of_hours(write_scenario) -> None:
     end = one(run_file(write_scenario(sc)), "Gloucester", "coal_end")
     assert end["t_min"] == pytest.approx(120.0) and end["reason"] == "ordered time"
     assert end["taken_t"] == pytest.approx(2 * PLACES.get("Valletta").coaling.rate_t_per_h("United Kingdom"), abs=0.02)
+
+
+def test_coaling_from_a_collier_whose_time_has_passed_is_skipped(write_scenario) -> None:
+    # Goeben comes to the rendezvous only after the coaling's time (kept from it, say, by a battle): the
+    # order is skipped and she goes on with the next, as one to coal in port is. Once the transfer began
+    # all the same, to end before it started (a negative wait, and the run stopped).
+    sc = collier_scenario(500.0, [])
+    sc["forces"].append({"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": "Piraeus",
+                         "coal_t": 1000.0, "orders": [
+                             {"do": "sail", "to": "Denusa anchorage", "speed": 10},
+                             {"do": "coal_from_collier", "collier": "Bogadir", "until": "1914-08-02T06:00Z"},
+                             {"do": "sail", "to": "Piraeus", "speed": 10}]})
+    result = run_file(write_scenario(sc))
+    skipped = one(result, "Goeben", "order_skipped")
+    assert skipped["order"] == "coal from Bogadir" and skipped["reason"] == "its time had passed"
+    assert skipped["t_min"] > 6 * 60.0 and not records(result, "Goeben", "coal_start")
+    arrivals = [r["to"] for r in records(result, "Goeben", "arrive")]
+    assert arrivals[-1] == "Piraeus"
