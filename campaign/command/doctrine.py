@@ -293,6 +293,16 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             if v.mode != "script" and v.mode.split(" ")[0] in ("shadow", "chase", "evade"):
                 out.append(Resume(f"{target.about} lies in {target.report.place}"))
             return out
+        kind = v.mode.split(" ")[0]
+        if s.on_contact == "report" and s.keep_away_from:
+            # Told only to report, he keeps away from the enemy who has brought him to action once (the
+            # nearest such contact); any other he reports, going on with what he was doing.
+            threats = [e for e in at_sea if e.about in s.keep_away_from]
+            if threats:
+                out.append(evade(v, min(threats, key=lambda e: earth.distance_nm(*_here(v), e.lat, e.lon))))
+                return out
+            if kind == "evade" and v.t_min - v.mode_since_min < s.resume_after_h * 60.0:
+                return out  # the threat out of sight a short while: he keeps running for now
         if s.on_contact == "shadow" or (s.on_contact == "engage" and not believes_may_fire_on(s, target.report)):
             # A commander who may not yet open fire (seed 000, "British Ultimatum") holds contact
             # instead, ready to engage when his rules of engagement change; what he believes of the

@@ -45,7 +45,7 @@ class Standing:
     """Standing instructions (the 1905 rules' "general instructions") for one force.
 
     ``on_contact``: what to do on sighting the enemy — shadow (hold contact at a safe range and
-    report), chase, evade, or report only. ``mission`` when no enemy is in sight: follow the scripted
+    report), chase, evade, or report only (then evading the ships of ``keep_away_from`` all the same). ``mission`` when no enemy is in sight: follow the scripted
     orders, patrol ``patrol`` points, guard ``guard``, intercept the contact ``intercept`` (a name in the
     picture), escort the force ``escort``, or return to ``base``. ``coal_low`` sends the force to the
     nearest friendly port when its emptiest ship falls below that fraction.
@@ -70,6 +70,10 @@ class Standing:
     # Austria-Hungary while no war had been declared.
     fire_on: tuple[tuple[str, bool], ...] = ()
     jam: bool = False  # jam the enemy's wireless while he is in sight
+    # Contacts he keeps away from (he evades them, told only to report), by his names for them in his
+    # picture: those that brought him to action against his instructions (campaign.world.engagement),
+    # and the names they take when he recognises them later (campaign.world.command); sorted.
+    keep_away_from: tuple[str, ...] = ()
 
     def believes_may_fire(self, nation: str | None) -> bool:
         """Does he believe he may fire on ships of ``nation``? His word for that nation if he has one,

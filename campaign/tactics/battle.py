@@ -59,6 +59,15 @@ class BattleOutcome:
     def sunk(self) -> tuple[str, ...]:
         return tuple(n for n, c in self.conditions.items() if c.sunk)
 
+    def fighting_values(self) -> dict[str, float]:
+        """Each side's fighting value at the end (the engine's measure, as the helm weighs a break-off):
+        the sum over its ships afloat in their last views."""
+        value: dict[str, float] = {}
+        for v in self.final.values():
+            if v.afloat:
+                value[v.side] = value.get(v.side, 0.0) + v.fighting_value
+        return value
+
 
 class BattleRun:
     """One battle being fought. Call ``advance()`` until it returns None, then ``outcome()``."""

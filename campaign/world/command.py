@@ -250,6 +250,10 @@ class CommandRuntime:
             old_label = node.labels.get(target)
             replaces = old_label if old_label and old_label != about else None
             node.labels[target] = about
+            if replaces is not None and replaces in node.standing.keep_away_from:
+                # A contact he keeps away from, recognised: he keeps away from it under its new name.
+                node.standing = replace(node.standing, keep_away_from=tuple(sorted(
+                    {*node.standing.keep_away_from, about})))
         else:
             about = node.labels.get(target)
             if about is None:

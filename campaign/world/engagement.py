@@ -250,6 +250,7 @@ class Engagements:
         for f in forces:
             f.battle = fight
             f.orders = tuple(f.orders[f.order_index:])  # what it was doing, taken up again afterwards
+            f.order_index = 0  # (its first: a commander's decision at the battle's end reads it at once)
             f.order_epoch += 1
             w.interrupt(f, "new orders")
             for s in f.active_ships():
@@ -447,13 +448,47 @@ class Engagements:
             node = w.command.nodes.get(f.name)
             if node is None or not f.active_ships():
                 continue
-            # A commander who broke off, outmatched, does not seek the same fight again: he shadows
-            # (keeps touch at a safe range and reports), his own decision on what he has just seen.
-            if f.side in out.broke_off and node.standing.on_contact in ("chase", "engage"):
-                node.standing = replace(node.standing, on_contact="shadow")
-                w.rec.emit(now, "standing", f.name, f.side, None, None, changes={"on_contact": "shadow"},
-                           by=f.name, reason=f"broke off from battle {fight.number}, outmatched")
+            changes = self._after_battle(f, fight, node, out)
+            if changes is not None:
+                fields, why = changes
+                node.standing = replace(node.standing, **fields)
+                w.rec.emit(now, "standing", f.name, f.side, None, None,
+                           changes={k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()},
+                           by=f.name, reason=f"{why} battle {fight.number}")
             w.command.decide(node, "battle")
+
+    @staticmethod
+    def _after_battle(force: ForceState, fight: Fight, node: Any, out: BattleOutcome
+                      ) -> tuple[dict[str, Any], str] | None:
+        """What a commander makes of a battle his force came out of, his own decision on what he has just
+        seen: (the standing instructions he changes, why), or None to keep them.
+
+        One who broke off, outmatched, does not seek the same fight again: he shadows (keeps touch at a
+        safe range and reports). One told only to report, who never meant to fight and was brought to
+        action all the same by a force that outmatches his (as the helm measures it: ``_outmatched``),
+        keeps away from the contacts that fought him (as his picture names them:
+        he evades them when he sees them), rather than go back to his station or his course and be fought there again: the 1st
+        Cruiser Squadron was "not to be brought to action against a superior force" (Admiralty to
+        Milne, 30 July 1914: Churchill; the scenario's note), and a watch that lay at its station while
+        the Austrian fleet came back to it was fought fourteen times in a day."""
+        side, standing = force.side, node.standing
+        if side in out.broke_off and standing.on_contact in ("chase", "engage"):
+            return {"on_contact": "shadow"}, "broke off, outmatched, from"
+        if standing.on_contact == "report" and side not in out.broke_off and out.intents.get(side) == "break_off" \
+                and Engagements._outmatched(side, out):
+            seen = {node.labels[f.name] for f in fight.forces if f.side != side and f.name in node.labels}
+            keep = tuple(sorted(seen | set(standing.keep_away_from)))
+            if keep != standing.keep_away_from:
+                return {"keep_away_from": keep}, "brought to action against his instructions in"
+        return None
+
+    @staticmethod
+    def _outmatched(side: str, out: BattleOutcome) -> bool:
+        """Did the side end the battle outmatched, by the measure at which one that means to fight breaks
+        off (data/tactics/helm.yaml: its fighting value below that fraction of the enemy's)?"""
+        value = out.fighting_values()
+        enemy = sum(x for s, x in value.items() if s != side)
+        return enemy > 0 and value.get(side, 0.0) < default_helm_rules().break_off_ratio * enemy
 
     def _leave_behind_the_disabled(self, force: ForceState) -> None:
         """A ship that can no longer steam is left where she lies as a force of her own; the rest of the

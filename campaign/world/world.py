@@ -325,6 +325,9 @@ class World:
     def give_orders(self, force: ForceState, orders: tuple, *, why: str = "", by: str = "") -> None:
         """Replace a force's orders now: its process drops what it is doing and starts on these."""
         force.orders = tuple(orders)
+        # At the first of them from now: what its commander reads as the orders it is on (his script,
+        # when his doctrine takes over in this same instant) before its process starts on them.
+        force.order_index = 0
         force.order_epoch += 1
         lead = (force.active_ships() or force.ships)[:1]
         for ship in lead:

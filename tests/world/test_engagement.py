@@ -296,6 +296,54 @@ def test_a_force_that_breaks_off_may_be_chased(write_scenario, monkeypatch):
     assert later and later[0].data["reason"].startswith("chasing")
 
 
+def test_a_commander_told_only_to_report_who_is_brought_to_action_keeps_away_afterwards(write_scenario,
+                                                                                        monkeypatch):
+    # Gloucester, told only to report, is on the second of her orders (west at 14 kn) when Goeben, told to
+    # engage and ten times as strong, attacks her. After the battle she keeps away from the contact that
+    # fought her (she evades it), rather than steam on into it again, and once she has lost it for her
+    # resume_after_h she takes up the order she was on when the battle began. (Once, the battle kept her
+    # orders from the one she was on but not the index of it, so her commander's decision at its end took
+    # the orders after it, none, as the ones to return to.)
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+                                                                       damage=0.0))
+    force, standing = hunter(on_contact="report", lat=36.0, lon=17.0)
+    force["orders"] = [{"do": "wait", "until": "1914-08-02T00:01Z"},
+                       {"do": "sail", "to": {"lat": 36.0, "lon": 14.0}, "speed": 14}]
+    standing["Goeben"] = {"on_contact": "engage", "may_fire": True}
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing, end="1914-08-02T18:00Z")
+    start, end = recs(w, "engagement_start", "Gloucester")[0], recs(w, "engagement_end", "Gloucester")[0]
+    assert start.t_min > 1.0 and end.data["broke_off"] == []  # she was on her second order
+    # She keeps away from the contact that fought her, by her name for it (her picture's, not the truth's).
+    (change,) = [r.data["changes"] for r in recs(w, "standing", "Gloucester")]
+    (label,) = change["keep_away_from"]
+    later = [r for r in recs(w, "orders", "Gloucester") if r.t_min >= end.t_min]
+    assert later[0].t_min == end.t_min and later[0].data["reason"] == f"steering away from {label}"
+    back = [r for r in later if not r.data["reason"].startswith("steering away from")]
+    assert back and back[0].data["orders"] == ["sail to 36.000,14.000 at 14 kn"]
+
+
+def test_a_commander_told_only_to_report_keeps_on_after_a_fight_he_was_not_outmatched_in(write_scenario,
+                                                                                       strong_goeben):
+    # Goeben, told only to report and ten times as strong, is attacked by Gloucester: she is not
+    # outmatched, and keeps her instructions (and her course) after it.
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    assert recs(w, "engagement_end", "Goeben") and not recs(w, "standing", "Goeben")
+    later = [r for r in recs(w, "orders", "Goeben") if r.t_min >= recs(w, "engagement_end", "Goeben")[0].t_min]
+    assert not any(r.data["reason"].startswith("steering away") for r in later)
+
+
+def test_after_a_battle_the_victor_keeps_his_instructions_and_the_outmatched_shadows(write_scenario, monkeypatch):
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+                                                                       damage=0.0))
+    force, standing = hunter()
+    standing["Goeben"] = {"on_contact": "engage", "may_fire": True}
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    assert recs(w, "engagement_end", "Goeben")[0].data["broke_off"] == ["Entente"]
+    assert not recs(w, "standing", "Goeben")
+    assert [r.data["changes"] for r in recs(w, "standing", "Gloucester")] == [{"on_contact": "shadow"}]
+
+
 def test_an_attack_on_a_french_transport_frees_the_british_to_fire(write_scenario, monkeypatch):
     # Seed 000: "British ships can't fire on German ships until 1) the Germans attempt to sink a French
     # Transport". Breslau attacks a transport in sight of Gloucester, whose rules forbid her to fire:
