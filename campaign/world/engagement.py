@@ -149,7 +149,8 @@ class Engagements:
         rate_yd_per_min = (r_now - r_next) / MIN_LOOK_MIN
         return min(step_min, max((r_now - start_yd) / rate_yd_per_min, MIN_LOOK_MIN))
 
-    def _ready(self, a: ForceState, b: ForceState) -> bool:
+    def _ready(self, a: ForceState, b: ForceState, *, light: bool = True) -> bool:
+        """May the pair's battle begin now? (``light`` False: whatever the light.)"""
         for f in (a, b):
             if not f.active_ships() or f.in_port or f.interned or f.battle is not None:
                 return False
@@ -157,7 +158,7 @@ class Engagements:
             return False
         if not (self.means_to_engage(a, b) or self.means_to_engage(b, a)):
             return False
-        if self._held_by_dark(a):
+        if light and self._held_by_dark(a):
             return False
         return self._range_yd(a, b) <= self.rules.battle_start_yd
 
@@ -175,7 +176,7 @@ class Engagements:
         dark close unchecked until the next step, and the battle opens at moonrise or dawn at whatever
         range they have reached by the step, once at 145 yards)."""
         wait = self._next_look_min(a, b, step_min, start_yd)
-        if not self._held_by_dark(a):
+        if self.rules.night_action or not self._ready(a, b, light=False) or not self._held_by_dark(a):
             return wait
         model = self.world.contacts.model
         motion = model.motions.get(a.name)
