@@ -45,9 +45,10 @@ class Standing:
     """Standing instructions (the 1905 rules' "general instructions") for one force.
 
     ``on_contact``: what to do on sighting the enemy — shadow (hold contact at a safe range and
-    report), chase, evade, or report only (then evading the ships of ``keep_away_from`` all the same). ``mission`` when no enemy is in sight: follow the scripted
-    orders, patrol ``patrol`` points, guard ``guard``, intercept the contact ``intercept`` (a name in the
-    picture), escort the force ``escort``, or return to ``base``. ``coal_low`` sends the force to the
+    report), chase, evade, or report only (evading the contacts of ``keep_away_from`` all the same).
+    ``mission`` when no enemy is in sight: follow the scripted orders, patrol ``patrol`` points, guard
+    ``guard``, intercept the contact ``intercept`` (a name in the picture), escort the force ``escort``,
+    or return to ``base``. ``coal_low`` sends the force to the
     nearest friendly port when its emptiest ship falls below that fraction.
     """
 

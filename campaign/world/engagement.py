@@ -39,6 +39,7 @@ from campaign.world import steaming
 from campaign.world.units import ForceState, ShipState
 
 if TYPE_CHECKING:
+    from campaign.world.command import Node
     from campaign.world.world import World
 
 # Record fields an engine's event data may not take over.
@@ -459,7 +460,7 @@ class Engagements:
             w.command.decide(node, "battle")
 
     @staticmethod
-    def _after_battle(force: ForceState, fight: Fight, node: Any, out: BattleOutcome
+    def _after_battle(force: ForceState, fight: Fight, node: Node, out: BattleOutcome
                       ) -> tuple[dict[str, Any], str] | None:
         """What a commander makes of a battle his force came out of, his own decision on what he has just
         seen: (the standing instructions he changes, why), or None to keep them.
@@ -467,11 +468,11 @@ class Engagements:
         One who broke off, outmatched, does not seek the same fight again: he shadows (keeps touch at a
         safe range and reports). One told only to report, who never meant to fight and was brought to
         action all the same by a force that outmatches his (as the helm measures it: ``_outmatched``),
-        keeps away from the contacts that fought him (as his picture names them:
-        he evades them when he sees them), rather than go back to his station or his course and be fought there again: the 1st
+        keeps away from the contacts that fought him, as his picture names them (he evades them when he
+        sees them), rather than go back to his station or his course and be fought there again. The 1st
         Cruiser Squadron was "not to be brought to action against a superior force" (Admiralty to
-        Milne, 30 July 1914: Churchill; the scenario's note), and a watch that lay at its station while
-        the Austrian fleet came back to it was fought fourteen times in a day."""
+        Milne, 30 July 1914: Churchill; the scenario's note); when its watch lay at its station while
+        the Austrian fleet came back to it, one run fought it there fourteen times in a day."""
         side, standing = force.side, node.standing
         if side in out.broke_off and standing.on_contact in ("chase", "engage"):
             return {"on_contact": "shadow"}, "broke off, outmatched, from"
