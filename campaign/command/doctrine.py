@@ -271,6 +271,7 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
     out: list[Decision] = []
     s = v.standing
     seen = v.in_sight()
+    kind = v.mode.split(" ")[0]  # what his doctrine has him doing: "script", "shadow", "evade", ...
     if v.force.coal_fraction < (s.coal_low or -1.0) and not v.force.in_port and not v.mode.startswith("coal"):
         run = coal_run(v)
         if run is not None:
@@ -290,10 +291,9 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             if rep is not None:
                 out.append(rep)
         if not at_sea:
-            if v.mode != "script" and v.mode.split(" ")[0] in ("shadow", "chase", "evade"):
+            if kind in ("shadow", "chase", "evade"):
                 out.append(Resume(f"{target.about} lies in {target.report.place}"))
             return out
-        kind = v.mode.split(" ")[0]
         if s.on_contact == "report" and s.keep_away_from:
             # Told only to report, he keeps away from the enemy who has brought him to action once (the
             # nearest such contact); any other he reports, going on with what he was doing.
@@ -312,7 +312,7 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             out.append(chase(v, target))
         elif s.on_contact == "evade":
             out.append(evade(v, target))
-        elif v.mode != "script" and v.mode.split(" ")[0] in ("shadow", "chase", "evade"):
+        elif kind in ("shadow", "chase", "evade"):
             out.append(Resume("ordered to report only"))  # his instructions changed while in contact
         return out
     if trigger == "lost" and not (v.last_report_min is not None and v.t_min - v.last_report_min < v.cipher_min):
@@ -322,7 +322,6 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             rep = report(v, lost.report, "lost sight of")
             if rep is not None:
                 out.append(rep)
-    kind = v.mode.split(" ")[0]
     pursuing = s.on_contact in ("shadow", "chase", "engage")
     if kind in ("shadow", "chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0 \
             and (pursuing or kind != "shadow" and kind != "chase"):

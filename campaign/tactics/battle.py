@@ -21,7 +21,7 @@ enemy's; a ``break_off`` event says so.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -60,13 +60,24 @@ class BattleOutcome:
         return tuple(n for n, c in self.conditions.items() if c.sunk)
 
     def fighting_values(self) -> dict[str, float]:
-        """Each side's fighting value at the end (the engine's measure, as the helm weighs a break-off):
-        the sum over its ships afloat in their last views."""
-        value: dict[str, float] = {}
-        for v in self.final.values():
-            if v.afloat:
-                value[v.side] = value.get(v.side, 0.0) + v.fighting_value
-        return value
+        """Each side's fighting value at the end (``side_values`` of the ships' last views)."""
+        return side_values(self.final.values())
+
+
+def side_values(views: Iterable[ShipView]) -> dict[str, float]:
+    """Each side's fighting value (the engine's measure): the sum over its ships afloat."""
+    value: dict[str, float] = {}
+    for v in views:
+        if v.afloat:
+            value[v.side] = value.get(v.side, 0.0) + v.fighting_value
+    return value
+
+
+def outmatched(value: Mapping[str, float], side: str, ratio: float) -> bool:
+    """Is ``side`` outmatched: its fighting value (``side_values``) below ``ratio`` times its enemies'
+    together (data/tactics/helm.yaml, break_off), the enemy having any?"""
+    enemy = sum(x for s, x in value.items() if s != side)
+    return enemy > 0 and value.get(side, 0.0) < ratio * enemy
 
 
 class BattleRun:
@@ -139,15 +150,12 @@ class BattleRun:
 
     def _maybe_break_off(self, views) -> None:
         """A side that means to fight turns away once it is outmatched (data/tactics/helm.yaml)."""
-        value: dict[str, float] = {}
-        for v in views:
-            if v.afloat:
-                value[v.side] = value.get(v.side, 0.0) + v.fighting_value
+        value = side_values(views)
         for side, intent in list(self.intents.items()):
             if intent != "engage" or side not in value:
                 continue
-            enemy = sum(x for s, x in value.items() if s != side)
-            if enemy > 0 and value[side] < self.rules.break_off_ratio * enemy:
+            if outmatched(value, side, self.rules.break_off_ratio):
+                enemy = sum(x for s, x in value.items() if s != side)
                 self.intents[side] = "break_off"
                 self.broke_off.append(side)
                 lead = next((v.name for v in views if v.afloat and v.side == side), side)

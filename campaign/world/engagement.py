@@ -28,7 +28,7 @@ import simpy
 
 from campaign.geo.earth import distance_nm
 from campaign.model.orders import Stop
-from campaign.tactics.battle import BattleOutcome, BattleRun, track_columns
+from campaign.tactics.battle import BattleOutcome, BattleRun, outmatched, track_columns
 from campaign.tactics.engines import get_engine
 from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM, bearing_deg
@@ -467,7 +467,7 @@ class Engagements:
 
         One who broke off, outmatched, does not seek the same fight again: he shadows (keeps touch at a
         safe range and reports). One told only to report, who never meant to fight and was brought to
-        action all the same by a force that outmatches his (as the helm measures it: ``_outmatched``),
+        action all the same by a force that outmatches his (as the helm measures it: ``outmatched``),
         keeps away from the contacts that fought him, as his picture names them (he evades them when he
         sees them), rather than go back to his station or his course and be fought there again. The 1st
         Cruiser Squadron was "not to be brought to action against a superior force" (Admiralty to
@@ -477,20 +477,12 @@ class Engagements:
         if side in out.broke_off and standing.on_contact in ("chase", "engage"):
             return {"on_contact": "shadow"}, "broke off, outmatched, from"
         if standing.on_contact == "report" and side not in out.broke_off and out.intents.get(side) == "break_off" \
-                and Engagements._outmatched(side, out):
+                and outmatched(out.fighting_values(), side, default_helm_rules().break_off_ratio):
             seen = {node.labels[f.name] for f in fight.forces if f.side != side and f.name in node.labels}
             keep = tuple(sorted(seen | set(standing.keep_away_from)))
             if keep != standing.keep_away_from:
                 return {"keep_away_from": keep}, "brought to action against his instructions in"
         return None
-
-    @staticmethod
-    def _outmatched(side: str, out: BattleOutcome) -> bool:
-        """Did the side end the battle outmatched, by the measure at which one that means to fight breaks
-        off (data/tactics/helm.yaml: its fighting value below that fraction of the enemy's)?"""
-        value = out.fighting_values()
-        enemy = sum(x for s, x in value.items() if s != side)
-        return enemy > 0 and value.get(side, 0.0) < default_helm_rules().break_off_ratio * enemy
 
     def _leave_behind_the_disabled(self, force: ForceState) -> None:
         """A ship that can no longer steam is left where she lies as a force of her own; the rest of the

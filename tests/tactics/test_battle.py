@@ -230,3 +230,14 @@ def test_a_running_side_the_enemy_cannot_gain_on_has_drawn_off():
     out = fight(_Engine(damage=0.0, gun_range_yd=8000), setup, np.random.default_rng(0))
     assert out.reason == "drawn_off"
     assert window_s <= out.duration_s <= window_s + 120
+
+
+def test_outmatched_is_below_the_helm_ratio_of_the_enemies_together():
+    from campaign.tactics.battle import outmatched
+
+    ratio = default_helm_rules().break_off_ratio
+    assert ratio == 0.5  # data/tactics/helm.yaml: the 1905 umpire removes a force outmatched 2:1 (seed 002)
+    assert outmatched({"A": 0.49, "B": 0.6, "C": 0.4}, "A", ratio)  # B and C together: 1.0
+    assert not outmatched({"A": 0.5, "B": 1.0}, "A", ratio)
+    assert not outmatched({"A": 0.0}, "A", ratio)  # no enemy afloat
+    assert outmatched({"B": 1.0}, "A", ratio)  # none of his own afloat
