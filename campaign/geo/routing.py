@@ -130,12 +130,12 @@ class Router:
             if shapely.intersects_xy(a.geometry, lon, lat):
                 raise RouteError(f"{name} {lat:.4f},{lon:.4f} lies inside the forbidden area '{a.key}'")
         p = np.array([x, y])
-        if not shapely.intersects_xy(var.near, x, y):
+        if not var.near_xy(x, y):
             return p, []
         # Closer to the shore than the clearance (a quay, a point close inshore): step straight out to
         # the nearest water that is clear, provided the step itself does not cross land.
         local = box(x - 20_000, y - 20_000, x + 20_000, y + 20_000)
-        free = local.difference(var.near.intersection(local.buffer(1_000.0)).buffer(1.0))
+        free = local.difference(var.near_within(local.buffer(1_000.0)).buffer(1.0))
         if free.is_empty:
             raise RouteError(f"{name} {lat:.4f},{lon:.4f} has no open water within 10 nm")
         q = np.array(shapely.shortest_line(shapely.Point(x, y), free).coords[-1])
@@ -148,11 +148,11 @@ class Router:
         """Which segments p->target are clear: of the obstacle, or, for a route's approach to its own
         ends, of the clearance band alone within the approach radius."""
         lines = shapely.linestrings(_segments(p, targets))
-        ok = ~shapely.intersects(var.obstacle, lines)
+        ok = ~var.crosses_obstacle(lines)
         end_ok = np.asarray(target_is_end) | p_is_end
         if np.any(end_ok & ~ok):
             short = np.hypot(*(targets - p).T) <= self._approach_m
-            ok |= end_ok & short & ~shapely.intersects(var.near, lines)
+            ok |= end_ok & short & ~var.crosses_near(lines)
         return ok
 
     def _end_links(self, p: np.ndarray, var: Variant, var_key: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -201,7 +201,7 @@ class Router:
         """
         xy = self.graph.xy[idx]
         lines = shapely.linestrings(_segments(p, xy))
-        ok = ~shapely.intersects(var.near, lines)
+        ok = ~var.crosses_near(lines)
         if not ok.any():
             return idx[:0]
         d_m = np.hypot(*(xy - p).T)

@@ -118,18 +118,48 @@ class Vessel:
 class Variant:
     """The graph for one set of forbidden areas and open passages.
 
-    ``obstacle`` is what a route may not cross in open water (land with its offing, and the areas);
-    ``near`` is land with the clearance alone (and the areas), which binds only a route's approach to
-    its own ends.
+    ``obstacle`` is what a route may not cross in open water (land with its offing); ``near`` is land
+    with the clearance alone, which binds only a route's approach to its own ends; ``areas`` (None when
+    there are none) are the forbidden areas, in the plane, which bind both. They are kept apart and
+    tested one after the other, not merged: merging the areas into the whole coast's obstacle cost
+    almost a second a variant, and a segment crosses the union of two shapes exactly when it crosses
+    either.
     """
 
     matrix: csr_matrix
     node_ok: np.ndarray
     obstacle: shapely.Geometry
     near: shapely.Geometry
+    areas: shapely.Geometry | None = None
     # The arrays with_start writes a route's start into, kept: copying a million links for each search
     # cost more than the search (derived, so not part of the variant's identity).
     _spare: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def crosses_obstacle(self, lines: np.ndarray) -> np.ndarray:
+        """For plane linestrings (an array), True where one crosses the obstacle or a forbidden area."""
+        hit = shapely.intersects(self.obstacle, lines)
+        if self.areas is not None:
+            hit |= shapely.intersects(self.areas, lines)
+        return hit
+
+    def crosses_near(self, lines: np.ndarray) -> np.ndarray:
+        """For plane linestrings (an array), True where one crosses the clearance band or an area."""
+        hit = shapely.intersects(self.near, lines)
+        if self.areas is not None:
+            hit |= shapely.intersects(self.areas, lines)
+        return hit
+
+    def near_xy(self, x: float, y: float) -> bool:
+        """Whether the plane point (metres) lies within the clearance band or a forbidden area."""
+        return bool(shapely.intersects_xy(self.near, x, y)
+                    or (self.areas is not None and shapely.intersects_xy(self.areas, x, y)))
+
+    def near_within(self, window: shapely.Geometry) -> shapely.Geometry:
+        """The clearance band and the forbidden areas within ``window`` (a plane polygon)."""
+        local = self.near.intersection(window)
+        if self.areas is None:
+            return local
+        return shapely.union_all([local, self.areas.intersection(window)])
 
     def with_start(self, row: int, cols: np.ndarray, weights_nm: np.ndarray) -> csr_matrix:
         """The matrix with its empty row ``row`` (one of the spare rows at its end, after every row that
@@ -372,14 +402,11 @@ class SeaGraph:
             return hit
         n = len(self.xy)
         node_ok = np.ones(n, dtype=bool)
-        obstacle, near = self.obstacle, self.near
         edge_ok = np.ones(len(self.edge_i), dtype=bool)
+        extra = None
         if avoid:
             extra = shapely.union_all([self.land.plane.transform_geometry(a.geometry) for a in avoid])
-            obstacle = shapely.union_all([self.obstacle, extra])
-            near = shapely.union_all([self.near, extra])
-            shapely.prepare(obstacle)
-            shapely.prepare(near)
+            shapely.prepare(extra)
             node_ok &= ~shapely.intersects_xy(extra, self.xy[:, 0], self.xy[:, 1])
             tree = self._edges()
             for g in shapely.get_parts(extra):
@@ -396,7 +423,7 @@ class SeaGraph:
         # Two spare rows and columns for a query's start and end points.
         m = coo_matrix((np.concatenate([w, w]), (np.concatenate([ei, ej]), np.concatenate([ej, ei]))),
                        shape=(n + 2, n + 2)).tocsr()
-        var = Variant(m, node_ok, obstacle, near)
+        var = Variant(m, node_ok, self.obstacle, self.near, extra)
         self._variants[key] = var
         if len(self._variants) > 32:
             self._variants.popitem(last=False)
