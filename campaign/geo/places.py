@@ -32,6 +32,7 @@ from typing import Any, Literal, get_args
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 
 PLACES_FILE = DATA_DIR / "places.yaml"
@@ -310,7 +311,7 @@ class _FileModel(BaseModel):
 @functools.cache
 def _sovereigns() -> frozenset[str]:
     """The 1914 sovereigns spelled as in data/nations_1914.yaml (read once; immutable)."""
-    raw = yaml.safe_load(NATIONS_FILE.read_text(encoding="utf-8"))
+    raw = load_yaml(NATIONS_FILE.read_text(encoding="utf-8"))
     names = set(raw["countries"].values()) | {o["sovereign"] for o in raw.get("overrides", [])}
     return frozenset(names)
 
@@ -408,7 +409,7 @@ def load_places(path: Path | str) -> Gazetteer:
     """
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise PlacesError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(raw, dict):

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-import yaml
 from pyproj import Transformer
 
+from campaign.datafile import load_yaml
 from campaign.geo import earth
 from campaign.geo.land import LAND_FILE, default_land, read_layer
 from campaign.geo.routing import AvoidArea, RouteError
@@ -81,7 +81,7 @@ class RestrictedWater:
 @functools.cache
 def restricted_waters() -> tuple[RestrictedWater, ...]:
     """The restricted waters of data/restricted_waters.yaml (the Dardanelles)."""
-    doc = yaml.safe_load(RESTRICTED_FILE.read_text(encoding="utf-8"))
+    doc = load_yaml(RESTRICTED_FILE.read_text(encoding="utf-8"))
     out = []
     for e in doc["restricted_waters"]:
         poly = shapely.Polygon([(float(lon), float(lat)) for lon, lat in e["polygon"]])

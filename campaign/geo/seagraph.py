@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 import shapely
-import yaml
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.spatial import cKDTree
 
+from campaign.datafile import load_yaml
 from campaign.geo import earth
 from campaign.geo.land import Land
 from campaign.geo.plane import PLANE_STRETCH_MAX
@@ -63,7 +63,7 @@ class RoutingParams:
 
     @classmethod
     def load(cls, path: Path = ROUTING_FILE) -> RoutingParams:
-        raw = yaml.safe_load(path.read_text())
+        raw = load_yaml(path.read_text())
         return cls(**{f: raw[f] for f in cls.__dataclass_fields__})
 
 
@@ -85,7 +85,7 @@ class Passage:
 
 
 def load_passages(path: Path = PASSAGES_FILE) -> tuple[Passage, ...]:
-    raw = yaml.safe_load(path.read_text())
+    raw = load_yaml(path.read_text())
     out = []
     for p in raw["passages"]:
         wps = p["waypoints"]

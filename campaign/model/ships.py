@@ -30,6 +30,7 @@ import numpy.typing as npt
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 
 LT_TO_T = 1.016
@@ -602,7 +603,7 @@ def load_ships(path: str | Path) -> dict[str, Ship]:
     """
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise ShipDataError(f"{path}: not valid YAML: {exc}") from exc
     except OSError as exc:

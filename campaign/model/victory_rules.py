@@ -20,6 +20,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 
 SCORING_FILE = DATA_DIR / "scoring.yaml"
@@ -206,7 +207,7 @@ def load_scoring(path: Path | str = SCORING_FILE) -> ScoringData:
     """Read and check a scoring file (``data/scoring.yaml`` by default)."""
     p = Path(path)
     try:
-        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
+        raw = load_yaml(p.read_text(encoding="utf-8"))
         return ScoringData.model_validate(raw)
     except ValidationError as exc:
         faults = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())

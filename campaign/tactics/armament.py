@@ -20,8 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from campaign.datafile import load_yaml
 from campaign.model.ships import Gun, Ship
 from campaign.paths import DATA_DIR
 
@@ -53,7 +52,7 @@ class ArcRules:
     @classmethod
     def load(cls, path: Path = ARCS_FILE) -> ArcRules:
         """Read and check an arcs file; ``ValueError`` names the file and the field at fault."""
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        raw = load_yaml(Path(path).read_text(encoding="utf-8"))
         try:
             end_on = float(raw["end_on_half_arc_deg"])
             cross = float(raw["cross_deck_half_arc_deg"])

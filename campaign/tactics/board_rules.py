@@ -22,8 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
 
-import yaml
-
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 from campaign.tactics.protocol import Condition
 
@@ -117,7 +116,7 @@ def load_rules(path: str | Path = BOARD_FILE) -> BoardRules:
 
 @functools.cache
 def _load_rules(path: Path) -> BoardRules:
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = load_yaml(path.read_text(encoding="utf-8"))
     rnd, pl, mod, hr, sp = raw["round"], raw["plane"], raw["modifiers"], raw["hit_records"], raw["speed"]
     boxes = {str(k): BoxEffect(**v) for k, v in hr["boxes"].items()}
     cards = {k: HitCard(tuple(v["gp"]), tuple(v["speed"])) for k, v in hr["cards"].items()}

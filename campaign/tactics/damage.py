@@ -24,8 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
-import yaml
 
+from campaign.datafile import load_yaml
 from campaign.model.ships import Ship
 from campaign.paths import DATA_DIR
 from campaign.tactics.armament import arc_counts
@@ -107,7 +107,7 @@ def load_rules(path: str | Path = DAMAGE_FILE) -> DamageRules:
 
 @functools.cache
 def _load_rules(path: Path) -> DamageRules:
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = load_yaml(path.read_text(encoding="utf-8"))
     g, h, loc, crit, pl = raw["gun_classes"], raw["hull"], raw["location"], raw["critical"], raw["plunging"]
     location = {int(k): (str(v["part"]), bool(v["critical"])) for k, v in loc["rows"].items()}
     if any(p not in PARTS for p, _ in location.values()):

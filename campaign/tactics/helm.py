@@ -13,8 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 from campaign.tactics.kinematics import angle_diff_deg, bearing_deg, range_yd
 from campaign.tactics.protocol import HelmOrder, ShipView
@@ -38,7 +37,7 @@ class HelmRules:
 
     @classmethod
     def load(cls, path: Path = HELM_FILE) -> HelmRules:
-        raw = yaml.safe_load(path.read_text())
+        raw = load_yaml(path.read_text())
         return cls(
             closing_angle_deg=float(raw["approach"]["closing_angle_deg"]),
             preferred_range_fraction=float(raw["approach"]["preferred_range_fraction"]),

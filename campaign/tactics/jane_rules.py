@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 
 RULES_FILE = DATA_DIR / "tactics" / "jane.yaml"
@@ -319,7 +320,7 @@ def load_rules(path: Path | str = RULES_FILE) -> JaneRules:
 @functools.cache
 def _load_cached(path: Path) -> JaneRules:
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise RulesError(f"{path}: cannot read rules: {exc}") from exc
     return parse_rules(raw, path)

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 from campaign.tactics.kinematics import points_to_deg
 
@@ -105,7 +106,7 @@ class Nwc1905Rules:
         """Read and check a rules file; :class:`RulesError` names the file and the field at fault."""
         path = Path(path)
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            raw = load_yaml(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
             raise RulesError(f"{path}: cannot read the rules: {exc}") from exc
         try:

@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 
 ZOOM_FILE = DATA_DIR / "tactics" / "zoom.yaml"
@@ -32,7 +31,7 @@ class ZoomRules:
 
     @classmethod
     def load(cls, path: Path = ZOOM_FILE) -> ZoomRules:
-        raw = yaml.safe_load(path.read_text())
+        raw = load_yaml(path.read_text())
         engines = {name: EngineZoom(float(e["approach_step_min"]), float(e["battle_start_yd"]), bool(e["night_action"]),
                                     None if e.get("preferred_range_cap_yd") is None else float(e["preferred_range_cap_yd"]))
                    for name, e in raw["engines"].items()}

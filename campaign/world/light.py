@@ -47,9 +47,9 @@ from typing import Any
 import ephem
 import numpy as np
 import numpy.typing as npt
-import yaml
 from scipy.optimize import brentq
 
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 
 LIGHT_FILE = DATA_DIR / "light.yaml"
@@ -117,7 +117,7 @@ class LightRules:
 
     @classmethod
     def load(cls, path: Path = LIGHT_FILE) -> LightRules:
-        raw = yaml.safe_load(path.read_text())
+        raw = load_yaml(path.read_text())
         return cls(
             sunrise_alt_deg=float(raw["sun"]["sunrise_alt_deg"]),
             civil_twilight_alt_deg=float(raw["sun"]["civil_twilight_alt_deg"]),

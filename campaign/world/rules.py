@@ -6,8 +6,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from campaign.datafile import load_yaml
 from campaign.geo.earth import YD_PER_NM
 from campaign.paths import DATA_DIR
 
@@ -24,7 +23,7 @@ class StrategicRules:
 
     @classmethod
     def load(cls, path: Path = RULES_FILE) -> StrategicRules:
-        raw = yaml.safe_load(path.read_text())
+        raw = load_yaml(path.read_text())
         return cls(
             neutral_stay_limit_h=float(raw["neutral_port"]["stay_limit_h"]),
             collier_meet_radius_nm=float(raw["collier"]["meet_radius_nm"]),

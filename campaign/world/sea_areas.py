@@ -28,6 +28,7 @@ import yaml
 from shapely import STRtree
 from shapely.geometry import Polygon, box
 
+from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
 
 SEA_AREAS_FILE = DATA_DIR / "sea_areas.yaml"
@@ -137,7 +138,7 @@ def load_sea_areas(path: Path | str = SEA_AREAS_FILE) -> SeaAreas:
     """
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise SeaAreasError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("seas"), list) or not raw["seas"]:

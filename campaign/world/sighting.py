@@ -47,9 +47,9 @@ from typing import Any, Protocol
 
 import numpy as np
 import shapely
-import yaml
 from scipy.optimize import brentq
 
+from campaign.datafile import load_yaml
 from campaign.geo import earth
 from campaign.geo.seagraph import PLANE_STRETCH_MAX
 from campaign.model.ships import Ship
@@ -96,7 +96,7 @@ class SightingRules:
 
     @classmethod
     def load(cls, path: Path = SIGHTING_FILE) -> SightingRules:
-        raw = yaml.safe_load(path.read_text())
+        raw = load_yaml(path.read_text())
         return cls(**{f: raw[f] for f in cls.__dataclass_fields__})
 
     def size_factor(self, displacement_t: float) -> float:

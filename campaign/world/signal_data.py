@@ -21,6 +21,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from campaign.datafile import load_yaml
 from campaign.geo.earth import distance_nm
 from campaign.geo.places import Gazetteer, default_places, place_key
 from campaign.paths import DATA_DIR
@@ -388,7 +389,7 @@ def parse_signal_data(telegraph: Mapping[str, Any], wireless: Mapping[str, Any],
 
 def _read(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise SignalDataError(f"{path}: not valid YAML: {exc}") from None
 

@@ -41,7 +41,6 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 import shapely
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -53,6 +52,7 @@ from pydantic import (
 )
 from scipy.special import ndtri
 
+from campaign.datafile import load_yaml
 from campaign.model.ships import ShipType
 from campaign.paths import DATA_DIR
 from campaign.world.clock import parse_utc
@@ -290,7 +290,7 @@ def _probabilities(table: Mapping[str, Sequence[float]], groups: Sequence[str], 
 
 def load_params(path: Path = WEATHER_FILE) -> WeatherParams:
     """Read and check ``data/weather.yaml``."""
-    f = _File.model_validate(yaml.safe_load(path.read_text()))
+    f = _File.model_validate(load_yaml(path.read_text()))
     if [r.state for r in f.scale] != list(range(MAX_STATE + 1)):
         raise ValueError(f"{path}: scale must list states 0..{MAX_STATE} in order")
     upper = tuple(float(r.kn_upper) * M_S_PER_KN for r in f.scale[:-1])  # the last state is open-ended
@@ -435,7 +435,7 @@ def parse_script(raw: Any, regions: Sequence[str] | None = None) -> tuple[Script
 @functools.cache
 def historical_script(path: Path = HISTORICAL_SCRIPT_FILE) -> tuple[ScriptedPeriod, ...]:
     """The scripted weather of 2-12 August 1914 (research notes.md section 3)."""
-    return parse_script(yaml.safe_load(path.read_text())["periods"])
+    return parse_script(load_yaml(path.read_text())["periods"])
 
 
 # ------------------------------------------------------------------------------------------ the model
