@@ -67,6 +67,9 @@ class Fight:
     done: simpy.Event
     outcome: BattleOutcome | None = None
     names: dict[str, str] = field(default_factory=dict)  # ship -> force
+    # Each force's speed (knots) on the leg it was steaming when the battle began (0 lying still): its
+    # ships go into action at it. The legs end as the battle begins, so it is kept here.
+    speeds_kn: dict[str, float] = field(default_factory=dict)
 
 
 class Engagements:
@@ -241,12 +244,14 @@ class Engagements:
         w = self.world
         now = w.env.now
         forces = self._joining(a, b)
+        speeds_kn = {f.name: 0.0 if f.leg is None else f.leg.speed_kn for f in forces}
         for f in forces:
             steaming.account_distance(w, f)  # the leg ends where the force is now
             f.lat, f.lon, _ = f.position_at(now)
         lat0 = sum(f.lat for f in forces) / len(forces)
         lon0 = sum(f.lon for f in forces) / len(forces)
-        fight = Fight(len(self.fights) + 1, forces, LocalPlane(lat0, lon0), now, w.env.event())
+        fight = Fight(len(self.fights) + 1, forces, LocalPlane(lat0, lon0), now, w.env.event(),
+                      speeds_kn=speeds_kn)
         self.fights.append(fight)
         self.grant_on_attack(fight)
         for f in forces:
@@ -295,7 +300,8 @@ class Engagements:
                     w.command.decide(node, "orders")
 
     def _combatants(self, fight: Fight) -> tuple[Combatant, ...]:
-        """The ships of every force in line ahead from where the force is, leader nearest the enemy."""
+        """The ships of every force in line ahead from where the force is, leader nearest the enemy, on its
+        course at the speed it was steaming when the battle began (at most what each ship can make now)."""
         out: list[Combatant] = []
         spacing = self.zoom.line_ahead_spacing_yd
         for f in fight.forces:
@@ -305,14 +311,15 @@ class Engagements:
             ey = sum(fight.plane.to_xy_yd(e.lat, e.lon)[1] for e in enemies) / len(enemies)
             course = f.course_deg if f.course_deg is not None else float(bearing_deg(x0, y0, ex, ey))
             back = math.radians(course + 180.0)
-            speed = 0.0 if f.leg is None else f.leg.speed_kn
+            speed = fight.speeds_kn.get(f.name, 0.0)
             for i, s in enumerate(f.active_ships()):
                 cond = s.condition
+                max_speed_kn = max(s.ship.sustained_speed_kn - cond.speed_lost_kn, 0.0)
                 out.append(Combatant(
                     ship=s.ship, unit=f.name, side=f.side,
                     x_yd=x0 + i * spacing * math.sin(back), y_yd=y0 + i * spacing * math.cos(back),
-                    course_deg=course, speed_kn=speed,
-                    max_speed_kn=max(s.ship.sustained_speed_kn - cond.speed_lost_kn, 0.0),
+                    course_deg=course, speed_kn=min(speed, max_speed_kn),
+                    max_speed_kn=max_speed_kn,
                     fast_speed_kn=None if cond.fast_speed_lost else s.ship.sustained_speed_kn,
                     condition=cond, flagship=(i == 0)))
         return tuple(out)

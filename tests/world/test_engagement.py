@@ -72,6 +72,34 @@ def test_a_battle_begins_at_the_engines_range_and_every_ship_is_in_it(write_scen
     assert sorted(recs(w, "battle_track")[0].data["names"]) == ["Gloucester", "Goeben"]
 
 
+def test_ships_go_into_action_at_the_speed_their_force_was_steaming(write_scenario, monkeypatch):
+    """The engine is handed each ship at her force's speed when the battle began (Goeben steaming east
+    at 14 kn, Gloucester coming on at her best to engage), not stopped: the legs end as the battle
+    begins, and every ship used to start it at 0 kn (a fleet at 21.5 kn took some ten minutes to work
+    up again under the 1905 rules)."""
+    handed = []
+
+    class Recording(_Engine):
+        def begin(self, setup, rng):
+            handed.append(setup)
+            return super().begin(setup, rng)
+
+    monkeypatch.setattr(engagement, "get_engine", lambda name: Recording({"Goeben": 10.0}, gun_range_yd=9000,
+                                                                         damage=0.05))
+    force, standing = hunter()
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    assert recs(w, "engagement_start") and handed
+    t0 = recs(w, "engagement_start")[0].t_min
+    by_name = {c.ship.name: c for c in handed[0].combatants}
+    for name in ("Goeben", "Gloucester"):
+        last_leg = [r for r in recs(w, unit=name) if r.type in ("depart", "speed_change") and r.t_min <= t0][-1]
+        assert by_name[name].speed_kn == pytest.approx(last_leg.data["speed_kn"]) and last_leg.data["speed_kn"] > 0
+    assert by_name["Goeben"].speed_kn == pytest.approx(14.0)
+    assert by_name["Goeben"].course_deg == pytest.approx(90.0, abs=2.0)  # the geodesic east
+    assert by_name["Gloucester"].speed_kn == pytest.approx(25.0)  # her best, to close
+    assert all(c.speed_kn <= c.max_speed_kn for c in handed[0].combatants)
+
+
 def test_forces_closing_fast_open_battle_at_the_battle_range_not_inside_it(write_scenario, strong_goeben):
     # Goeben east at 14 kn and a cruiser steaming west at her best to meet her close at ~40 kn: 10 nm in a
     # 15-minute approach step. The watcher looks again when the range is due to reach the battle range,
