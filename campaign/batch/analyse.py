@@ -27,7 +27,7 @@ import json
 import math
 import warnings
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +39,7 @@ from scipy import stats
 
 from campaign.batch.bundle import KEPT, changed_on_disk
 from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile
-from campaign.batch.measures import BY_NAME, COST_MEASURES, FLAG, MEASURE_NAMES, SHIP_MEASURES
+from campaign.batch.measures import BY_NAME, COST_MEASURES, COUNT, FLAG, MEASURE_NAMES, SHIP_MEASURES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
 from campaign.batch.sensitivity import (
@@ -100,12 +100,17 @@ def t_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
 
 
 def estimate(values: np.ndarray, kind: str) -> Estimate:
-    """A flag's proportion (Wilson) or a count's or quantity's mean (t)."""
+    """A flag's proportion (Wilson) or a count's or quantity's mean (t). A count's interval is cut at 0,
+    which no count can be below: a mean of 1/12 (one hit in twelve replicates) reads [0, 0.27], not
+    [-0.10, 0.27]."""
     if kind == FLAG:
         x = np.asarray(values, dtype=np.float64)
         x = x[np.isfinite(x)]
         return wilson(int((x > 0.5).sum()), int(x.size))
-    return t_interval(values)
+    e = t_interval(values)
+    if kind == COUNT and e.low < 0.0:
+        return replace(e, low=0.0)
+    return e
 
 
 def paired_difference(values: np.ndarray, base: np.ndarray) -> Estimate:
@@ -179,7 +184,8 @@ def format_tables(rows: Sequence[Row], ds: xr.Dataset) -> str:
     lines = [(f"batch of {ds.attrs.get('scenario_name', '?')}: {counted(len(ds['variant']), 'variant')} x "
               f"{counted(ds.sizes.get('point', 1), 'design point')} x {counted(ds.sizes['replicate'], 'replicate')}, "
               f"seed {ds.attrs.get('batch_seed')}; {done} of {counted(total, 'replicate')} done"),
-             "estimates: proportions (flags) with Wilson 95 % intervals, means with t 95 % intervals; "
+             "estimates: proportions (flags) with Wilson 95 % intervals, means with t 95 % intervals (a "
+             "count's cut at 0); "
              "differences from the base paired on common seeds (* : the interval excludes 0; - : none to pair, as "
              "for a ship the base lacks)"
              + (f"; pooled over the design points ({', '.join(design)})" if design else "")]

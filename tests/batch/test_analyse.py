@@ -36,6 +36,22 @@ def test_t_interval_by_hand() -> None:
     assert (flat.low, flat.high) == (2.0, 2.0)
 
 
+def test_a_counts_interval_is_cut_at_zero_and_a_quantitys_is_not() -> None:
+    """One hit in twelve replicates: the t interval is 1/12 +- 0.1834 (s = 0.288675, t(0.975, 11) =
+    2.200985); no count can be below 0, so a count's reads [0, 0.2667]. A quantity (a difference of
+    coal, say) keeps its negative bound."""
+    from campaign.batch.analyse import estimate
+
+    x = np.array([0.0] * 11 + [1.0])
+    t = t_interval(x)
+    assert t.low == pytest.approx(1 / 12 - 0.183415, abs=1e-5)
+    count = estimate(x, "count")
+    assert (count.n, count.value, count.low, count.high) == (12, t.value, 0.0, t.high)
+    assert estimate(x, "quantity") == t
+    wide = estimate(np.array([20.0, 25.0, 29.0]), "count")  # an interval above 0 is left as it is
+    assert wide == t_interval(np.array([20.0, 25.0, 29.0])) and 0.0 < wide.low < 20.0
+
+
 def test_paired_difference_uses_only_pairs_with_both_values() -> None:
     d = paired_difference(np.array([1.0, 2.0, np.nan, 5.0]), np.array([0.0, 2.0, 1.0, np.nan]))
     assert d.n == 2 and d.value == 0.5
