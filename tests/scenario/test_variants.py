@@ -292,21 +292,29 @@ def battles_between(events, a, b):
     return [n for n, fs in starts.items() if a in fs and b in fs]
 
 
-def test_a_battle_fought_again_after_the_enemy_drew_off_opens_beyond_torpedo_range():
-    # The Austrian fleet breaks off its first fight with the 1st Cruiser Squadron and chases again. The
-    # next battle opens when the chase has gained on the runners, at gun range: once the next look came
-    # a whole approach step later, the chasers had run on to the cruisers' very position, and the battle
-    # opened at 0 yards with every torpedo a hit.
+def test_a_battle_fought_again_after_the_enemy_got_away_opens_beyond_torpedo_range():
+    # Group A's Dantons fight Breslau off Messina at dusk; she gets away, they chase and fight her again
+    # by moonlight. The next battle opens when the chase has gained on her, at gun range: once the next
+    # look came a whole approach step later, the chasers had run on to the runner's very position, and
+    # the battle opened at 0 yards with every torpedo a hit. (The Austrian fleet's fights with the 1st
+    # Cruiser Squadron showed it first; since ships go into action at their speed it destroys the
+    # squadron in one fight.)
+    from campaign.geo.earth import distance_nm
+    from campaign.tactics.kinematics import YD_PER_NM
     from campaign.tactics.nwc1905_rules import load_rules
 
-    events = played("austrian_fleet_sorties").events
-    opening: dict[int, float] = {}
-    for e in events:
-        if e["type"] == "fire":
-            opening.setdefault(e["battle"], e["range_yd"])
+    events = played("french_fleet_free").events
+    again = battles_between(events, "Group A", "Breslau")
+    opening_yd = []
+    for n in again:  # the range between the nearest ships of the two forces as the battle opens
+        starts = [e for e in events if e["type"] == "engagement_start" and e["battle"] == n]
+        french = [e for e in starts if e["force"] == "Group A"]
+        breslau = [e for e in starts if e["force"] == "Breslau"]
+        opening_yd.append(min(distance_nm(a["lat"], a["lon"], b["lat"], b["lon"]) * YD_PER_NM
+                              for a in french for b in breslau))
     ends = {e["battle"]: e["reason"] for e in events if e["type"] == "engagement_end"}
-    assert len(opening) >= 2 and "drawn_off" in ends.values()
-    assert min(opening.values()) > load_rules().torpedo_range_yd
+    assert len(again) >= 2 and ends[min(again)] in ("separated", "drawn_off", "out_of_range")
+    assert min(opening_yd) > load_rules().torpedo_range_yd
 
 
 def test_troubridge_engaging_brings_goeben_to_action():
