@@ -30,6 +30,7 @@ import numpy as np
 from campaign.tactics.helm import HelmRules, default_helm_rules, steer
 from campaign.tactics.kinematics import range_yd
 from campaign.tactics.protocol import BattleSetup, Condition, Engine, Setting, ShipView, TickEvent
+from campaign.tactics.searoom import SeaRoom
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,7 @@ class BattleRun:
     def __init__(self, engine: Engine, setup: BattleSetup, rng: np.random.Generator, *,
                  rules: HelmRules | None = None, setting_at: Callable[[float], Setting] | None = None,
                  preferred_range_yd: Mapping[str, float] | None = None, preferred_cap_yd: float | None = None,
-                 keep_frames: bool = True) -> None:
+                 keep_frames: bool = True, sea_room: SeaRoom | None = None) -> None:
         self.engine = engine
         self.setup = setup
         self.rules = rules or default_helm_rules()
@@ -94,6 +95,7 @@ class BattleRun:
         self.setting = self.setting_at(0.0)
         self.preferred = dict(preferred_range_yd or {})
         self.preferred_cap = preferred_cap_yd
+        self.sea_room = sea_room  # the land the battle is fought beside (None: open water all round)
         self.intents = dict(setup.intents)
         self.battle = engine.begin(setup, rng)
         self.ships = {c.name: c.ship for c in setup.combatants}
@@ -129,6 +131,8 @@ class BattleRun:
         if self.preferred_cap is not None:
             cap = min(cap, self.preferred_cap)
         helm = steer(self._views, self.intents, self.rules, self.preferred, cap)
+        if self.sea_room is not None:
+            helm = self.sea_room.steer_clear(self._views, helm)
         new = self.battle.step(helm, self.setting)
         settled = self.battle.settled()
         views = self._views = self.battle.views()

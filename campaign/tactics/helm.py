@@ -34,6 +34,7 @@ class HelmRules:
     drawn_off_min: float
     drawn_off_gain_yd: float
     max_duration_h: float
+    sea_room_step_deg: float
 
     @classmethod
     def load(cls, path: Path = HELM_FILE) -> HelmRules:
@@ -48,6 +49,7 @@ class HelmRules:
             drawn_off_min=float(raw["end"]["drawn_off_min"]),
             drawn_off_gain_yd=float(raw["end"]["drawn_off_gain_yd"]),
             max_duration_h=float(raw["end"]["max_duration_h"]),
+            sea_room_step_deg=float(raw["sea_room"]["step_deg"]),
         )
 
 

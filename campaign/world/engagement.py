@@ -24,6 +24,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import simpy
 
 from campaign.geo.earth import distance_nm
@@ -34,6 +35,7 @@ from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM, bearing_deg
 from campaign.tactics.localplane import LocalPlane
 from campaign.tactics.protocol import BattleSetup, Combatant, Setting, tactical_light
+from campaign.tactics.searoom import SeaRoom
 from campaign.tactics.zoom import default_zoom_rules
 from campaign.world import steaming
 from campaign.world.units import ForceState, ShipState
@@ -342,6 +344,24 @@ class Engagements:
 
         return setting
 
+    def _sea_room(self, fight: Fight) -> SeaRoom:
+        """The coast the fight's plane lacks: moves on it are tested against the charts' land (the sea
+        graph's), looking ahead as far as the offing routes keep in open water, then the clearance
+        (data/routing.yaml); the turns are the helm's (data/tactics/helm.yaml, sea_room)."""
+        land = self.world.router.graph.land
+        params = self.world.router.graph.params
+        plane = fight.plane
+
+        def clear(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+            lat0, lon0 = plane.to_latlon(x0, y0)
+            lat1, lon1 = plane.to_latlon(x1, y1)
+            ax, ay = land.plane.to_xy(lat0, lon0)
+            bx, by = land.plane.to_xy(lat1, lon1)
+            return land.segment_xy_clear(ax, ay, bx, by)
+
+        return SeaRoom(clear, (params.offing_nm * YD_PER_NM, params.clearance_nm * YD_PER_NM),
+                       default_helm_rules().sea_room_step_deg)
+
     # -- the fight -------------------------------------------------------------------------------
 
     def _fight(self, fight: Fight) -> Generator[simpy.Event, Any, None]:
@@ -355,7 +375,7 @@ class Engagements:
                 intents.setdefault(f.side, "break_off")
         setup = BattleSetup(self._combatants(fight), self._setting_at(fight)(0.0), intents)
         run = BattleRun(self.engine, setup, self.rng, setting_at=self._setting_at(fight),
-                        preferred_cap_yd=self.rules.preferred_range_cap_yd)
+                        preferred_cap_yd=self.rules.preferred_range_cap_yd, sea_room=self._sea_room(fight))
         seen = 0
         while True:
             dt = run.advance()

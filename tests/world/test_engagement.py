@@ -7,11 +7,13 @@ fought in the world in test_engagement_engines below.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from campaign.geo.land import default_land
 from campaign.scenario.loader import load_scenario
 from campaign.tactics.kinematics import YD_PER_NM
+from campaign.tactics.localplane import LocalPlane
 from campaign.tactics.zoom import default_zoom_rules
 from campaign.world import engagement
 from campaign.world.conditions import ClearDay
@@ -433,3 +435,25 @@ def test_a_fight_that_runs_ashore_on_the_plane_ends_at_sea(write_scenario, monke
     for r in ends:
         assert not land.is_land(r.lat, r.lon)
     assert not land.is_land(*w.forces["Goeben"].position_at(w.end_min)[:2])
+
+
+def test_ships_in_battle_steer_clear_of_the_land(write_scenario, monkeypatch):
+    """The same fight off Cape Passero: Goeben, running from Gloucester straight inland, is turned along
+    the coast by her helm (campaign/tactics/searoom.py), so no ship's track in the battle crosses the
+    land; the battle's plane alone knows no coast, and she used to steam across Sicily."""
+    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine(damage=0.0, gun_range_yd=8000))
+    goeben = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.64, "lon": 15.14},
+              "orders": [{"do": "stop"}]}
+    force, standing = hunter(lat=36.55, lon=15.25)
+    w = run_world(write_scenario, [goeben, force], standing, end="1914-08-02T06:00Z")
+    land = default_land()
+    tracks = recs(w, "battle_track")
+    assert tracks
+    for tr in tracks:
+        plane = LocalPlane(tr.lat, tr.lon)  # the record is written at the battle plane's centre
+        for name, xs, ys in zip(tr.data["names"], tr.data["x_yd"], tr.data["y_yd"]):
+            lat, lon = plane.to_latlon(np.asarray(xs, dtype=float), np.asarray(ys, dtype=float))
+            ashore = land.is_land(np.asarray(lat), np.asarray(lon))
+            assert not np.any(ashore), f"{name} ashore at {np.flatnonzero(ashore).size} of {len(xs)} frames"
+    # She got away along the coast: the battle ended with the ships apart, not with her aground.
+    assert recs(w, "engagement_end", "Goeben")
