@@ -35,17 +35,25 @@ SHADOW_QUARTER_DEG = 30.0
 SHADOW_FRACTION = 0.8
 # An evading force runs this far from the enemy before it reconsiders, nm.
 EVADE_RUN_NM = 60.0
+# Where land lies across the run straight away, it turns this many degrees at a time, either way, to
+# find open water, but never more than a right angle: beyond that it would run back towards the enemy.
+EVADE_TURN_STEP_DEG = 10.0
+EVADE_TURN_MAX_DEG = 90.0
 # A guarding force lies within this distance of its post, nm.
 GUARD_SLACK_NM = 2.0
 
 
 @dataclass(frozen=True)
 class Steer:
-    """Replace the force's orders with ``orders``; ``mode`` names what it is now doing."""
+    """Replace the force's orders with ``orders``; ``mode`` names what it is now doing. ``instead``: other
+    orders, in order of preference, for when the way to the first leg's point is not open water (his
+    charts show land across it, or the point in waters closed to him): the world takes the first that
+    is (``campaign.world.command``)."""
 
     orders: tuple[Order, ...]
     mode: str
     reason: str
+    instead: tuple[tuple[Order, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -149,10 +157,24 @@ def chase(v: CommandView, est: Estimate) -> Steer:
 
 
 def evade(v: CommandView, est: Estimate) -> Steer:
-    away = (earth.bearing_deg(est.lat, est.lon, *_here(v))) % 360.0
-    lat, lon = earth.forward(*_here(v), away, EVADE_RUN_NM)
-    return Steer((Sail(_point(lat, lon, f"away from {est.about}"), "sustained"),),
-                 f"evade {est.about}", f"steering away from {est.about}")
+    """Run from the contact at the force's sustained speed, ``EVADE_RUN_NM`` straight away from it; where
+    the charts show land across that run, on the heading nearest it that is open water for the whole
+    run (``Steer.instead``: turns of ``EVADE_TURN_STEP_DEG`` either way, the side nearer his present
+    course first, up to ``EVADE_TURN_MAX_DEG``), rather than for a point inland, which the world moves
+    to the nearest water and the route reaches round the coast, as like as not past the enemy."""
+    here = _here(v)
+    away = (earth.bearing_deg(est.lat, est.lon, *here)) % 360.0
+    course = v.force.course_deg if v.force.course_deg is not None else away
+    turns = [0.0]
+    for k in range(1, int(EVADE_TURN_MAX_DEG // EVADE_TURN_STEP_DEG) + 1):
+        pair = (k * EVADE_TURN_STEP_DEG, -k * EVADE_TURN_STEP_DEG)
+        near = abs((away + pair[0] - course + 180.0) % 360.0 - 180.0) <= abs((away + pair[1] - course + 180.0) % 360.0 - 180.0)
+        turns.extend(pair if near else pair[::-1])
+    legs = []
+    for turn in turns:
+        lat, lon = earth.forward(*here, (away + turn) % 360.0, EVADE_RUN_NM)
+        legs.append((Sail(_point(lat, lon, f"away from {est.about}"), "sustained"),))
+    return Steer(legs[0], f"evade {est.about}", f"steering away from {est.about}", instead=tuple(legs[1:]))
 
 
 def intercept(v: CommandView, est: Estimate) -> Steer:

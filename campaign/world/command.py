@@ -524,7 +524,7 @@ class CommandRuntime:
             node.last_report_min = now
         elif isinstance(d, doctrine.Steer):
             areas = world.avoid_areas(force)  # the same waters for both: nothing changes between them
-            d = self._watch_if_barred(node, force, d, areas)
+            d = self._open_way(force, self._watch_if_barred(node, force, d, areas), areas)
             orders = self._at_sea(force, d.orders, areas)
             if orders is None:
                 # Nowhere better to go just now (he is at the nearest water he may use): he holds on and
@@ -599,6 +599,27 @@ class CommandRuntime:
             lat, lon = earth.forward(est.lat, est.lon, r.course_deg, r.speed_kn * doctrine.SHADOW_LEAD_H)
         return doctrine.Steer((Sail(Point(float(lat), float(lon), f"watching {about}"), "sustained"),), d.mode,
                               f"watching {about} from outside waters closed to {force.nation}")
+
+    def _open_way(self, force: ForceState, d: doctrine.Steer, areas: tuple) -> doctrine.Steer:
+        """Of a steer's orders and its ``instead`` (in order of preference), the first whose first leg runs
+        straight from where the force is to its point over open water on the charts (no land across it,
+        the point outside ``areas``, the waters closed to the force); the first when none does
+        (``_at_sea`` then moves its point to the nearest water it may use). A steer without ``instead`` is
+        kept as it is."""
+        if not d.instead:
+            return d
+        options = (d.orders,) + d.instead
+        lat, lon, _ = force.position_at(self.world.env.now)
+        lats = [o[0].to.lat for o in options]
+        lons = [o[0].to.lon for o in options]
+        land = self.world.router.graph.land
+        x0, y0 = land.plane.point_xy(lat, lon)
+        x1, y1 = land.plane.to_xy(lats, lons)
+        clear = land.segment_xy_clear([x0] * len(options), [y0] * len(options), x1, y1)
+        for a in areas:
+            clear &= ~shapely.intersects_xy(a.geometry, lons, lats)
+        first = int(clear.argmax()) if clear.any() else 0
+        return doctrine.Steer(options[first], d.mode, d.reason)
 
     def _at_sea(self, force: ForceState, orders: tuple, areas: tuple) -> tuple | None:
         """Doctrine steers for points worked out at sea from the picture (a shadowing station, an

@@ -95,6 +95,19 @@ def test_evade_runs_directly_away() -> None:
     assert earth.bearing_deg(36.0, 18.0, to.lat, to.lon) == pytest.approx(270.0, abs=1.0)
 
 
+def test_evade_offers_headings_nearest_straight_away_for_when_land_lies_across_it() -> None:
+    # Directly away from Goeben (to the east of him) is 270; then 10 degrees either way, the side nearer
+    # his present course (090: either side is as near, so the turn to the right first), up to 90.
+    ds = doctrine.decide(view([GOEBEN], standing=Standing(on_contact="evade")), "sighting")
+    (steer,) = [d for d in ds if isinstance(d, doctrine.Steer)]
+    legs = (steer.orders,) + steer.instead
+    bearings = [round(earth.bearing_deg(36.0, 18.0, leg[0].to.lat, leg[0].to.lon)) % 360 for leg in legs]
+    assert bearings[:5] == [270, 280, 260, 290, 250] and len(legs) == 19
+    assert set(bearings) == set(range(180, 360, 10)) | {0}
+    for leg in legs:
+        assert earth.distance_nm(36.0, 18.0, leg[0].to.lat, leg[0].to.lon) == pytest.approx(doctrine.EVADE_RUN_NM)
+
+
 def test_coal_when_low_runs_to_the_nearest_friendly_port() -> None:
     low = dataclasses.replace(OWN, coal_fraction=0.1)
     ports = (Port("Valletta", 35.9, 14.5), Port("Alexandria", 31.2, 29.8))

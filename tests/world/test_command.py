@@ -172,6 +172,35 @@ def test_an_evader_turns_away(write_scenario) -> None:
     assert dep.data["course_deg"] > 180  # westward, away from the battlecruiser coming from the east
 
 
+def test_an_evader_with_land_straight_astern_runs_over_open_water(write_scenario) -> None:
+    """Goeben lies 1.6 nm off Cape Passero and sees Indomitable coming from the south-east: straight
+    away from her is inland, across Sicily. She runs 60 nm on the heading nearest that which is open
+    water all the way (doctrine.evade, Steer.instead), within a right angle of it; she used to steer for
+    the point inland, moved to the nearest water and reached round the coast."""
+    from campaign.geo.land import default_land
+
+    w = run_world(write_scenario, [
+        {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.64, "lon": 15.14},
+         "orders": [{"do": "stop"}]},
+        {"name": "Indomitable", "side": "Entente", "ships": ["Indomitable"], "start": {"lat": 36.53, "lon": 15.30},
+         "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Goeben": {"on_contact": "evade"}}}, end="1914-08-02T03:00Z")
+    first = recs(w, "sighting", "Goeben")[0]
+    dep = next(r for r in recs(w, "depart", "Goeben") if r.t_min >= first.t_min)
+    assert dep.data["to"].startswith("away from")
+    lat, lon = dep.lat, dep.lon
+    to = (dep.data["dest_lat"], dep.data["dest_lon"])
+    assert earth.distance_nm(lat, lon, *to) == pytest.approx(doctrine.EVADE_RUN_NM, abs=0.01)
+    land = default_land()
+    x0, y0 = land.plane.point_xy(lat, lon)
+    x1, y1 = land.plane.point_xy(*to)
+    assert land.segment_xy_clear([x0], [y0], [x1], [y1])[0]  # open water all the way
+    i = w.forces["Indomitable"].position_at(first.t_min)
+    away = earth.bearing_deg(i[0], i[1], lat, lon)
+    turn = abs((earth.bearing_deg(lat, lon, *to) - away + 180.0) % 360.0 - 180.0)
+    assert 0.0 < turn <= doctrine.EVADE_TURN_MAX_DEG  # turned off the way inland, never back at him
+
+
 def test_orders_by_message_take_effect_when_they_arrive(write_scenario) -> None:
     w = run_world(write_scenario, [
         {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": "Valletta", "orders": [{"do": "stop"}]},
