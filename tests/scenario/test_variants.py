@@ -293,26 +293,26 @@ def battles_between(events, a, b):
 
 
 def test_a_battle_fought_again_after_the_enemy_got_away_opens_beyond_torpedo_range():
-    # Group A's Dantons fight Breslau off Messina at dusk; she gets away, they chase and fight her again
-    # by moonlight. The next battle opens when the chase has gained on her, at gun range: once the next
-    # look came a whole approach step later, the chasers had run on to the runner's very position, and
-    # the battle opened at 0 yards with every torpedo a hit. (The Austrian fleet's fights with the 1st
-    # Cruiser Squadron showed it first; since ships go into action at their speed it destroys the
-    # squadron in one fight.) Seed 1: since ships steer clear of the land in battle, Breslau gets away
-    # along the coast for good under the scenario's own seed, and is brought to action again under this.
+    # Milne's battlecruisers bring Goeben and Breslau to action in the Aegean; Breslau draws off, they
+    # chase and fight her again. The next battle opens when the chase has gained on her, at gun range:
+    # once the next look came a whole approach step later, the chasers had run on to the runner's very
+    # position, and the battle opened at 0 yards with every torpedo a hit. (The Austrian fleet's fights
+    # with the 1st Cruiser Squadron showed it first, then Group A's with Breslau in french_fleet_free;
+    # since ships go into action at their speed, run clear of the land in battle and evade over open
+    # water, neither is fought twice.) Seed 4, one in which Breslau draws off.
     from campaign.geo.earth import distance_nm
     from campaign.tactics.kinematics import YD_PER_NM
     from campaign.tactics.nwc1905_rules import load_rules
 
-    events = run(variant("french_fleet_free"), seed=1).events
-    again = battles_between(events, "Group A", "Breslau")
+    events = run(variant("milne_guards_aegean"), seed=4).events
+    again = battles_between(events, "Battle Cruisers", "Breslau")
     opening_yd = []
     for n in again:  # the range between the nearest ships of the two forces as the battle opens
         starts = [e for e in events if e["type"] == "engagement_start" and e["battle"] == n]
-        french = [e for e in starts if e["force"] == "Group A"]
+        british = [e for e in starts if e["force"] == "Battle Cruisers"]
         breslau = [e for e in starts if e["force"] == "Breslau"]
         opening_yd.append(min(distance_nm(a["lat"], a["lon"], b["lat"], b["lon"]) * YD_PER_NM
-                              for a in french for b in breslau))
+                              for a in british for b in breslau))
     ends = {e["battle"]: e["reason"] for e in events if e["type"] == "engagement_end"}
     assert len(again) >= 2 and ends[min(again)] in ("separated", "drawn_off", "out_of_range")
     assert min(opening_yd) > load_rules().torpedo_range_yd
