@@ -22,6 +22,7 @@ from campaign.command.view import CommandView, Standing
 from campaign.geo import earth
 from campaign.model.orders import Coal, Order, Point, Sail, Wait
 from campaign.model.ships import find_ship
+from campaign.tactics.board_rules import load_rules as load_board_rules
 
 # How far ahead a shadower aims for his station on the enemy's quarter, hours: far enough that he
 # steers for where the enemy will be, near enough that a turn is soon noticed.
@@ -251,6 +252,29 @@ def contact_nations(r: Report) -> tuple[str, ...]:
     return tuple(out)
 
 
+@functools.cache
+def _rank(ship_name: str) -> int | None:
+    """A ship's rank by seed 000 ('Combat': BB, then BC and older B, CA, LC; data/tactics/board.yaml, with
+    its stand-in ranks below them), 1 the highest, from her type in the navy lists; None for a name not
+    on them."""
+    try:
+        ship_type = find_ship(ship_name).type
+    except KeyError:
+        return None
+    rules = load_board_rules()
+    return rules.ranks[rules.board_type[ship_type]]
+
+
+def superior(v: CommandView, r: Report) -> bool:
+    """Does the commander take a contact for a superior force: recognised, with a ship that outranks every
+    ship of his own (seed 000's ranks: battlecruisers and battleships over armoured cruisers, those over
+    light cruisers)? How an admiral of 1914 judged it: Troubridge held Goeben, one battlecruiser, a
+    superior force to his four armoured cruisers."""
+    theirs = [k for k in map(_rank, r.ships) if k is not None]
+    ours = [k for k in map(_rank, v.force.ships) if k is not None]
+    return bool(theirs) and bool(ours) and min(theirs) < min(ours)
+
+
 def believes_may_fire_on(s: Standing, r: Report) -> bool:
     """Does the commander believe he may open fire on this contact? For a recognised contact, by his
     belief about its nation (``Standing.believes_may_fire``; of a squadron of several nations, about any
@@ -316,10 +340,12 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             if kind in ("shadow", "chase", "evade"):
                 out.append(Resume(f"{target.about} lies in {target.report.place}"))
             return out
-        if s.on_contact == "report" and s.keep_away_from:
-            # Told only to report, he keeps away from the enemy who has brought him to action once (the
+        if s.on_contact == "report" and (s.keep_away_from or s.avoid_superior):
+            # Told only to report, he keeps away from the enemy who has brought him to action once, and,
+            # told not to be brought to action by a superior force, from one he recognises as such (the
             # nearest such contact); any other he reports, going on with what he was doing.
-            threats = [e for e in at_sea if e.about in s.keep_away_from]
+            threats = [e for e in at_sea if e.about in s.keep_away_from
+                       or s.avoid_superior and superior(v, e.report)]
             if threats:
                 out.append(evade(v, min(threats, key=lambda e: earth.distance_nm(*_here(v), e.lat, e.lon))))
                 return out

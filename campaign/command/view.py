@@ -75,6 +75,10 @@ class Standing:
     # picture: those that brought him to action against his instructions (campaign.world.engagement),
     # and the names they take when he recognises them later (campaign.world.command); sorted.
     keep_away_from: tuple[str, ...] = ()
+    # Not to be brought to action by a superior force (the Admiralty's order to Milne of 30 July 1914):
+    # told only to report, he evades a contact he has recognised as outranking his own ships
+    # (doctrine.superior), as well as those of ``keep_away_from``.
+    avoid_superior: bool = False
 
     def believes_may_fire(self, nation: str | None) -> bool:
         """Does he believe he may fire on ships of ``nation``? His word for that nation if he has one,

@@ -368,7 +368,8 @@ class _Resolver:
         return Standing(on_contact=sm.on_contact, mission=sm.mission, report_to=sm.report_to,
                         patrol=patrol, guard=guard, intercept=sm.intercept, escort=sm.escort,
                         base=base, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
-                        resume_after_h=sm.resume_after_h, may_fire=sm.may_fire, fire_on=fire_on, jam=sm.jam)
+                        resume_after_h=sm.resume_after_h, may_fire=sm.may_fire, fire_on=fire_on, jam=sm.jam,
+                        avoid_superior=sm.avoid_superior)
 
     def weather_script(self) -> tuple:
         """The scripted weather periods: the named file's, then the inline ones."""

@@ -288,6 +288,9 @@ class StandingModel(_Strict):
     # standing, these are merged into the force's present ones.
     fire_on: dict[str, bool] = {}
     jam: bool = False  # jam the enemy's wireless while he is in sight
+    # Told not to be brought to action by a superior force (the Admiralty to Milne, 30 July 1914): told
+    # only to report, he evades a contact he recognises as outranking his own ships (seed 000's ranks).
+    avoid_superior: bool = False
     note: str | None = None
 
 

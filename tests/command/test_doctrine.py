@@ -108,6 +108,24 @@ def test_evade_offers_headings_nearest_straight_away_for_when_land_lies_across_i
         assert earth.distance_nm(36.0, 18.0, leg[0].to.lat, leg[0].to.lon) == pytest.approx(doctrine.EVADE_RUN_NM)
 
 
+def test_a_reporter_told_to_avoid_a_superior_force_evades_what_outranks_him_and_reports_the_rest() -> None:
+    # Seed 000's ranks (data/tactics/board.yaml): Goeben, a battlecruiser (2), outranks the armoured
+    # cruisers of the 1st Cruiser Squadron (3); Breslau, a light cruiser (4), does not.
+    troubridge = dataclasses.replace(OWN, name="1st Cruiser Squadron", ships=("Defence", "Warrior"))
+    told = Standing(on_contact="report", report_to="Milne", avoid_superior=True)
+    breslau = dataclasses.replace(GOEBEN, about="Breslau", ships=("Breslau",))
+    ds = doctrine.decide(view([GOEBEN], standing=told, own=troubridge), "sighting")
+    steer = next(d for d in ds if isinstance(d, doctrine.Steer))
+    assert steer.mode == "evade Goeben"
+    assert any(isinstance(d, doctrine.Send) for d in ds)  # he reports it all the same
+    for v in (view([breslau], standing=told, own=troubridge),
+              view([GOEBEN], standing=dataclasses.replace(told, avoid_superior=False), own=troubridge),
+              view([dataclasses.replace(GOEBEN, ships=(), level="ships")], standing=told, own=troubridge)):
+        assert not any(isinstance(d, doctrine.Steer) for d in doctrine.decide(v, "sighting"))
+    # Gloucester, a light cruiser, is outranked by Goeben, not by Breslau, another light cruiser.
+    assert not doctrine.superior(view(), breslau) and doctrine.superior(view(), GOEBEN)
+
+
 def test_coal_when_low_runs_to_the_nearest_friendly_port() -> None:
     low = dataclasses.replace(OWN, coal_fraction=0.1)
     ports = (Port("Valletta", 35.9, 14.5), Port("Alexandria", 31.2, 29.8))

@@ -195,6 +195,18 @@ def test_austrian_fleet_sorties():
     assert changed_forces(base(), sc) == {"Austro-Hungarian Fleet"}
 
 
+def test_the_1st_cruiser_squadron_evades_the_austrian_fleet_it_recognises_as_superior():
+    # Not to be brought to action by a superior force (the Admiralty to Milne, 30 July 1914): told only
+    # to report, Troubridge's armoured cruisers run from the Austrian dreadnoughts once they recognise
+    # them, and are not fought; without the order's standing they were destroyed in every replicate.
+    assert base().standing["1st Cruiser Squadron"].avoid_superior
+    events = played("austrian_fleet_sorties").events
+    ran = [e for e in events if e["type"] == "orders" and e.get("force") == "1st Cruiser Squadron"
+           and str(e.get("reason", "")).startswith("steering away from Viribus Unitis")]
+    assert ran
+    assert not battles_between(events, "1st Cruiser Squadron", "Austro-Hungarian Fleet")
+
+
 def test_french_fleet_free_leaves_its_cruisers_at_toulon():
     sc = variant("french_fleet_free")
     assert ship_names(sc, "Group A") == ["Danton", "Diderot", "Condorcet", "Vergniaud", "Voltaire"]
