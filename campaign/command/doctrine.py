@@ -184,6 +184,16 @@ def intercept(v: CommandView, est: Estimate) -> Steer:
                  f"intercept {est.about}", f"intercepting {est.about} where reported")
 
 
+def regain(v: CommandView, est: Estimate) -> Steer:
+    """A shadower who has lost his contact steers to meet it where it should be by now (``intercept``'s
+    point, at his sustained speed), as a chaser does; but he looks again at each review and on getting
+    there, and steers anew (mode ``regain``), for as long as his last sight of it is fresh
+    (``Standing.resume_after_h``), instead of lying at the point while the enemy steams on."""
+    lat, lon, _ = intercept_point(_here(v), v.force.sustained_kn, est)
+    return Steer((Sail(_point(lat, lon, f"interception of {est.about}"), "sustained"),),
+                 f"regain {est.about}", f"regaining {est.about} where he should be by now")
+
+
 def coal_run(v: CommandView) -> Steer | None:
     if not v.ports:
         return None
@@ -337,7 +347,7 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             if rep is not None:
                 out.append(rep)
         if not at_sea:
-            if kind in ("shadow", "chase", "evade"):
+            if kind in ("shadow", "regain", "chase", "evade"):
                 out.append(Resume(f"{target.about} lies in {target.report.place}"))
             return out
         if s.on_contact == "report" and (s.keep_away_from or s.avoid_superior):
@@ -360,7 +370,7 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             out.append(chase(v, target))
         elif s.on_contact == "evade":
             out.append(evade(v, target))
-        elif kind in ("shadow", "chase", "evade"):
+        elif kind in ("shadow", "regain", "chase", "evade"):
             out.append(Resume("ordered to report only"))  # his instructions changed while in contact
         return out
     if trigger == "lost" and not (v.last_report_min is not None and v.t_min - v.last_report_min < v.cipher_min):
@@ -371,9 +381,19 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             if rep is not None:
                 out.append(rep)
     pursuing = s.on_contact in ("shadow", "chase", "engage")
-    if kind in ("shadow", "chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0 \
-            and (pursuing or kind != "shadow" and kind != "chase"):
-        if kind in ("shadow", "chase"):
+    if kind in ("shadow", "regain") and pursuing:
+        # A shadower who has lost his contact steers for where it should be by now, and again at each
+        # look, until his last sight of it is older than he keeps a lost contact. (He used to steer once
+        # and lie at the point: Gloucester lost Goeben at dusk on 6 August and waited three hours where
+        # she had meant to meet her while Goeben steamed on.)
+        target = v.mode.split(" ", 1)[1]
+        est = next((e for e in v.estimates if e.about == target and e.lat is not None), None)
+        if est is not None and est.report.place is None and est.age_h <= s.resume_after_h:
+            out.append(regain(v, est))
+            return out
+    elif kind in ("chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0 \
+            and (pursuing or kind != "chase"):
+        if kind == "chase":
             # Contact lost a short while ago: make for where the enemy should be by now.
             target = v.mode.split(" ", 1)[1]
             est = next((e for e in v.estimates if e.about == target and e.lat is not None), None)

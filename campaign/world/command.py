@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 # Friendly forces within this distance of a commander are "in company": he sees what they do, nm.
 COMPANY_NM = 5.0
-DOCTRINE_MODES = ("shadow", "chase", "evade", "intercept")
+DOCTRINE_MODES = ("shadow", "regain", "chase", "evade", "intercept")
 # New orders from doctrine a force takes in one instant; more would be a loop of zero time. "One
 # instant" is any run of changes each within a minute of the last: no captain alters course and speed
 # faster than his helm and engine-room telegraph answer.
@@ -584,7 +584,7 @@ class CommandRuntime:
         force's ``World.avoid_areas`` now) is watched from the nearest water the force may use: it neither
         shadows nor intercepts it there."""
         kind, _, about = d.mode.partition(" ")
-        if kind not in ("shadow", "chase", "intercept") or not about:
+        if kind not in ("shadow", "regain", "chase", "intercept") or not about:
             return d
         est = node.picture.estimate(about, self.world.env.now)
         if est is None or est.lat is None:

@@ -139,7 +139,31 @@ def test_contact_lost_sends_the_shadower_to_where_the_enemy_should_be() -> None:
     ds = doctrine.decide(view([lost], mode="shadow Goeben", t=100.0), "lost")
     assert any(isinstance(d, doctrine.Send) and "lost" in d.text for d in ds)
     steer = next(d for d in ds if isinstance(d, doctrine.Steer))
+    assert steer.mode == "regain Goeben"
+    # Where he meets Goeben on her last course and speed, at his sustained speed.
+    est = Picture("Gloucester")
+    est.learn(lost, 100.0)
+    meet = doctrine.intercept_point((36.0, 18.0), OWN.sustained_kn, est.estimate("Goeben", 100.0))
+    assert (steer.orders[0].to.lat, steer.orders[0].to.lon) == pytest.approx(meet[:2])
+
+
+def test_a_shadower_keeps_steering_for_his_lost_contact_at_each_look_while_his_sight_of_it_is_fresh() -> None:
+    # He used to steer once and lie at the interception point for hours while the enemy steamed on
+    # (Gloucester, 6 August at dusk). At each review he steers anew for where she should be by now;
+    # once his last sight of her is older than resume_after_h (3 h) he goes back to his orders.
+    lost = dataclasses.replace(GOEBEN, level="lost", seen_min=90.0)
+    first, later = (next(d for d in doctrine.decide(view([lost], mode="regain Goeben", t=t), "review")
+                         if isinstance(d, (doctrine.Steer, doctrine.Resume))) for t in (120.0, 150.0))
+    assert first.mode == later.mode == "regain Goeben"
+    assert later.orders[0].to.lon > first.orders[0].to.lon  # she steams east: the point moves with her
+    stale = doctrine.decide(view([lost], mode="regain Goeben", t=90.0 + 3.1 * 60.0), "review")
+    assert stale == [doctrine.Resume("no enemy in sight")]
+    # A chaser still makes once for the interception point and carries on.
+    hunter = Standing(on_contact="chase")
+    (steer,) = [d for d in doctrine.decide(view([lost], mode="chase Goeben", t=100.0, standing=hunter), "lost")
+                if isinstance(d, doctrine.Steer)]
     assert steer.mode == "intercept Goeben"
+    assert doctrine.decide(view([lost], mode="intercept Goeben", t=130.0, standing=hunter), "review") == []
 
 
 def test_no_enemy_in_sight_and_the_script_resumes() -> None:
