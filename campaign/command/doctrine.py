@@ -4,10 +4,11 @@ Pure functions of a ``CommandView``: they see what the commander knows and nothi
 decisions — new orders for his force, a return to the orders he was given, a report to send. The world
 carries them out (``campaign.world.command``).
 
-Behaviours: shadow (hold contact at a safe range on the enemy's quarter and report), chase (steer to
-cut the enemy off at the best speed), evade (steer away at the best speed), intercept (go to where a
-reported contact should be by now, while the report is at sea and no older than ``resume_after_h``),
-patrol (round a set of points), guard (lie at a point), escort (keep with a friendly force), coal when
+Behaviours: shadow (hold contact at a safe range on the enemy's quarter and report), regain (a
+shadower's search for a lost contact, steering anew at each look for where it should be by now), chase
+(steer to cut the enemy off at the best speed), evade (steer away at the best speed, over open water),
+intercept (go to where a reported contact should be by now, while the report is at sea and no older
+than ``resume_after_h``), keep away from a superior force (``avoid_superior``), patrol (round a set of points), guard (lie at a point), escort (keep with a friendly force), coal when
 low (run to the nearest friendly port), return to base.
 """
 
