@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,6 +96,3 @@ def test_whatever_she_is_ordered_the_course_given_keeps_her_look_ahead_at_sea(wa
             if abs((c - want + 180.0) % 360.0 - 180.0) < turned - 1e-9:
                 assert y + look * math.cos(math.radians(c)) >= SHORE_Y_YD
 
-
-def test_the_step_is_the_helm_rules():
-    assert default_helm_rules().sea_room_step_deg == pytest.approx(10.0)

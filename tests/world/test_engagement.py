@@ -420,15 +420,19 @@ def test_without_the_attack_there_is_no_leave(write_scenario, monkeypatch):
     assert not recs(w, "engagement_start") and not [r for r in recs(w, "politics") if r.data.get("kind") == "fire"]
 
 
-def test_a_fight_that_runs_ashore_on_the_plane_ends_at_sea(write_scenario, monkeypatch):
-    # Goeben lies 1.6 nm off Cape Passero and runs from Gloucester, who comes in from the south-east:
-    # straight away from her is straight inland. The battle's plane knows no coast; the world puts the
-    # force back at sea, never on land.
+def fight_off_cape_passero(write_scenario, monkeypatch):
+    """Goeben lies 1.6 nm off Cape Passero and runs from Gloucester, who comes in from the south-east:
+    straight away from her is straight inland. The test engine does no damage, so the fight lasts."""
     monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine(damage=0.0, gun_range_yd=8000))
     goeben = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.64, "lon": 15.14},
               "orders": [{"do": "stop"}]}
     force, standing = hunter(lat=36.55, lon=15.25)
-    w = run_world(write_scenario, [goeben, force], standing, end="1914-08-02T06:00Z")
+    return run_world(write_scenario, [goeben, force], standing, end="1914-08-02T06:00Z")
+
+
+def test_a_fight_that_runs_ashore_on_the_plane_ends_at_sea(write_scenario, monkeypatch):
+    # The world puts a force back at sea after a battle, never on land (the battle's plane has no coast).
+    w = fight_off_cape_passero(write_scenario, monkeypatch)
     land = default_land()
     ends = recs(w, "engagement_end", "Goeben")
     assert ends
@@ -438,22 +442,16 @@ def test_a_fight_that_runs_ashore_on_the_plane_ends_at_sea(write_scenario, monke
 
 
 def test_ships_in_battle_steer_clear_of_the_land(write_scenario, monkeypatch):
-    """The same fight off Cape Passero: Goeben, running from Gloucester straight inland, is turned along
-    the coast by her helm (campaign/tactics/searoom.py), so no ship's track in the battle crosses the
-    land; the battle's plane alone knows no coast, and she used to steam across Sicily."""
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine(damage=0.0, gun_range_yd=8000))
-    goeben = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.64, "lon": 15.14},
-              "orders": [{"do": "stop"}]}
-    force, standing = hunter(lat=36.55, lon=15.25)
-    w = run_world(write_scenario, [goeben, force], standing, end="1914-08-02T06:00Z")
+    """Goeben, running from Gloucester straight inland, is turned along the coast by her helm
+    (campaign/tactics/searoom.py), so no ship's track in the battle crosses the land; the battle's plane
+    alone knows no coast, and she used to steam across Sicily."""
+    w = fight_off_cape_passero(write_scenario, monkeypatch)
     land = default_land()
     tracks = recs(w, "battle_track")
-    assert tracks
+    assert tracks and recs(w, "engagement_end", "Goeben")
     for tr in tracks:
         plane = LocalPlane(tr.lat, tr.lon)  # the record is written at the battle plane's centre
         for name, xs, ys in zip(tr.data["names"], tr.data["x_yd"], tr.data["y_yd"]):
             lat, lon = plane.to_latlon(np.asarray(xs, dtype=float), np.asarray(ys, dtype=float))
             ashore = land.is_land(np.asarray(lat), np.asarray(lon))
             assert not np.any(ashore), f"{name} ashore at {np.flatnonzero(ashore).size} of {len(xs)} frames"
-    # She got away along the coast: the battle ended with the ships apart, not with her aground.
-    assert recs(w, "engagement_end", "Goeben")
