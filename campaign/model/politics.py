@@ -11,7 +11,9 @@ Kinds of event:
 * ``fire``: a nation may open fire on another before war (an exception to the rules of engagement,
   such as the British on German ships attacking a French transport, seed 000); ``hold_fire`` revokes.
 * ``keep_out``: a nation's ships must keep out of a sovereign's territorial belt of ``width_nm``
-  (Italy's 6 miles for the British from 4 August 1914); ``allow_in`` lifts it.
+  (Italy's 6 miles for the British from 4 August 1914); ``allow_in`` lifts it. It lapses while the
+  nation is at war with the sovereign: the belt kept belligerents out of a neutral's waters (Hague
+  Convention XIII, Art. 1-2), and an enemy's waters are not neutral.
 * ``permit``: a nation is permitted something named (``enter_dardanelles``); ``forbid`` revokes.
 * ``fire_on_attack``: from then on, a nation may open fire on another the moment ships of the second
   attack ships of ``protecting`` of the ``ship_types`` named (seed 000: "British ships can't fire on
@@ -112,7 +114,8 @@ class Politics:
                 belts[e.sovereign] = float(e.width_nm or 0.0)
             elif e.kind == "allow_in":
                 belts.pop(e.sovereign, None)
-        return tuple(sorted(belts.items()))
+        # A sovereign at war with the nation is no longer a neutral whose waters it must respect.
+        return tuple(sorted((sov, w) for sov, w in belts.items() if not self.at_war(nation, sov, t_min)))
 
     def permitted(self, nation: str, what: str, t_min: float) -> bool:
         state = False

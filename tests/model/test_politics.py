@@ -68,6 +68,26 @@ def test_belts_and_permissions(write_scenario) -> None:
     assert pol.permitted("Germany", "enter_dardanelles", minutes(10, 15))
     assert not pol.permitted("United Kingdom", "enter_dardanelles", minutes(10, 15))
     assert not pol.permitted("Germany", "enter_dardanelles", minutes(11, 15))
+
+
+def test_a_belt_lapses_while_its_sovereign_is_at_war_with_the_nation(write_scenario) -> None:
+    """Italy's belt kept belligerents out of a neutral's waters (Hague XIII, Art. 1-2): once Italy is at
+    war with Britain, as in the What If? of seed 000 where she keeps to the Triple Alliance, British
+    ships may enter Italian waters; France, still at peace with her, keeps out; at peace again, the
+    belt binds once more."""
+    content = scenario_dict([{"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": "Messina"}],
+                            start="1914-08-02T09:00Z", end="1914-08-13T00:00Z")
+    content.update(yaml.safe_load("""
+politics:
+  - {at: 1914-08-04T12:00Z, keep_out: {who: [United Kingdom, France], sovereign: Italy, width_nm: 6}}
+  - {at: 1914-08-05T14:00Z, war: [Italy, United Kingdom]}
+  - {at: 1914-08-08T00:00Z, peace: [Italy, United Kingdom]}
+"""))
+    pol = load_scenario(write_scenario(content)).politics
+    assert pol.keep_out("United Kingdom", minutes(5, 13.9)) == (("Italy", 6.0),)
+    assert pol.keep_out("United Kingdom", minutes(5, 14)) == ()
+    assert pol.keep_out("France", minutes(5, 14)) == (("Italy", 6.0),)
+    assert pol.keep_out("United Kingdom", minutes(8, 0)) == (("Italy", 6.0),)
     assert minutes(4, 12) in pol.change_times()
 
 
