@@ -19,6 +19,7 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import shapely
 import simpy
 
@@ -35,6 +36,7 @@ from campaign.world.signal_data import default_signal_data
 from campaign.world.signals import Message, SignalNetwork
 
 if TYPE_CHECKING:
+    from campaign.geo.land import Land
     from campaign.world.units import ForceState, ShipState
     from campaign.world.world import World
 
@@ -603,9 +605,11 @@ class CommandRuntime:
     def _open_way(self, force: ForceState, d: doctrine.Steer, areas: tuple) -> doctrine.Steer:
         """Of a steer's orders and its ``instead`` (in order of preference), the first whose first leg runs
         straight from where the force is to its point over open water on the charts (no land across it,
-        the point outside ``areas``, the waters closed to the force); the first when none does
-        (``_at_sea`` then moves its point to the nearest water it may use). A steer without ``instead`` is
-        kept as it is."""
+        the point outside ``areas``, the waters closed to the force). When none does (a force in a bay or
+        at the mouth of a strait), the one with the longest run of open water before the land, cut short
+        the offing routes keep from the land in open water (``data/routing.yaml``) before it: a point
+        inland would be moved to the nearest water and reached by a route round the coast, which may lead
+        back past the enemy he is running from. A steer without ``instead`` is kept as it is."""
         if not d.instead:
             return d
         options = (d.orders,) + d.instead
@@ -618,8 +622,35 @@ class CommandRuntime:
         clear = land.segment_xy_clear([x0] * len(options), [y0] * len(options), x1, y1)
         for a in areas:
             clear &= ~shapely.intersects_xy(a.geometry, lons, lats)
-        first = int(clear.argmax()) if clear.any() else 0
-        return doctrine.Steer(options[first], d.mode, d.reason)
+        if clear.any():
+            return doctrine.Steer(options[int(clear.argmax())], d.mode, d.reason)
+        return doctrine.Steer(self._most_room(land, (x0, y0), options, x1, y1), d.mode, d.reason)
+
+    def _most_room(self, land: Land, start_xy: tuple[float, float], options: tuple, x1: np.ndarray,
+                   y1: np.ndarray) -> tuple:
+        """Of ``options`` (orders whose first legs' points, in the plane, are ``x1``, ``y1``), the one whose
+        straight run from ``start_xy`` goes farthest before the land, its first point moved back along
+        the run to the offing short of the land (the first option, as it is, when none has that much
+        room: ``_at_sea`` then finds it water). Ties go to the earlier option."""
+        start = shapely.points(*start_xy)
+        lines = shapely.linestrings(np.stack([np.column_stack([np.full(len(x1), start_xy[0]),
+                                                                np.full(len(y1), start_xy[1])]),
+                                              np.column_stack([x1, y1])], axis=1))
+        # Plane metres to the first land on each run: the nearest point of its part on land (a run that
+        # misses the land, barred only by its point's being in closed waters, has its whole length).
+        lengths_m = shapely.length(lines)
+        room_m = shapely.distance(start, shapely.intersection(lines, land.xy))
+        room_m = np.where(np.isnan(room_m), lengths_m, room_m)
+        best = int(np.argmax(room_m))
+        offing_m = self.world.router.graph.params.offing_nm * earth.M_PER_NM
+        length_m = float(lengths_m[best])
+        if room_m[best] <= offing_m or length_m == 0.0:
+            return options[0]
+        frac = (float(room_m[best]) - offing_m) / length_m
+        lat, lon = land.plane.to_latlon(start_xy[0] + frac * (x1[best] - start_xy[0]),
+                                        start_xy[1] + frac * (y1[best] - start_xy[1]))
+        first = options[best][0]
+        return (replace(first, to=replace(first.to, lat=float(lat), lon=float(lon))),) + options[best][1:]
 
     def _at_sea(self, force: ForceState, orders: tuple, areas: tuple) -> tuple | None:
         """Doctrine steers for points worked out at sea from the picture (a shadowing station, an

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import re
 from types import SimpleNamespace
 
@@ -201,6 +202,44 @@ def test_an_evader_with_land_straight_astern_runs_over_open_water(write_scenario
     away = earth.bearing_deg(i[0], i[1], lat, lon)
     turn = abs((earth.bearing_deg(lat, lon, *to) - away + 180.0) % 360.0 - 180.0)
     assert 0.0 < turn <= doctrine.EVADE_TURN_MAX_DEG  # turned off the way inland, never back at him
+
+
+def test_an_evader_with_no_clear_run_takes_the_one_with_most_sea_room(write_scenario) -> None:
+    """Gloucester lies at the southern mouth of the Strait of Messina and sees Goeben coming from the
+    south-east. Within a right angle of straight away, Sicily and Calabria lie across every 60-nm run:
+    she takes the heading with the longest run of open water and steers for its end short of the land
+    by the offing routes keep (data/routing.yaml), up the strait, rather than for a point inland, which
+    the world moved to the nearest water and reached by a route that led first to the south, past
+    Goeben."""
+    from campaign.geo.land import default_land
+    from campaign.geo.seagraph import RoutingParams
+
+    here = (37.88, 15.525)
+    w = run_world(write_scenario, [
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": here[0], "lon": here[1]},
+         "orders": [{"do": "stop"}]},
+        {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 37.80, "lon": 15.62},
+         "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Gloucester": {"on_contact": "evade"}}}, end="1914-08-02T03:00Z")
+    first = recs(w, "sighting", "Gloucester")[0]
+    dep = next(r for r in recs(w, "depart", "Gloucester") if r.t_min >= first.t_min)
+    assert dep.data["to"].startswith("away from")
+    to = (dep.data["dest_lat"], dep.data["dest_lon"])
+    land = default_land()
+    x0, y0 = land.plane.point_xy(*here)
+    x1, y1 = land.plane.point_xy(*to)
+    assert land.segment_xy_clear([x0], [y0], [x1], [y1])[0]  # open water to its end
+    # Its end lies the offing short of the land ahead: a little farther on, the same heading meets it.
+    offing_m = RoutingParams.load().offing_nm * earth.M_PER_NM
+    ahead = 1.0 + 1.5 * offing_m / math.hypot(x1 - x0, y1 - y0)
+    assert not land.segment_xy_clear([x0], [y0], [x0 + ahead * (x1 - x0)], [y0 + ahead * (y1 - y0)])[0]
+    g = w.forces["Goeben"].position_at(first.t_min)
+    away = earth.bearing_deg(g[0], g[1], *here)
+    heading = earth.bearing_deg(*here, *to)
+    assert abs((heading - away + 180.0) % 360.0 - 180.0) <= doctrine.EVADE_TURN_MAX_DEG
+    assert earth.distance_nm(*here, *to) > 10.0  # up the strait, the longest way open
+    # The route to it leaves northwards, away from Goeben, not round Sicily.
+    assert abs((dep.data["course_deg"] - away + 180.0) % 360.0 - 180.0) <= doctrine.EVADE_TURN_MAX_DEG
 
 
 def test_orders_by_message_take_effect_when_they_arrive(write_scenario) -> None:
