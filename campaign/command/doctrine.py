@@ -6,7 +6,8 @@ carries them out (``campaign.world.command``).
 
 Behaviours: shadow (hold contact at a safe range on the enemy's quarter and report), regain (a
 shadower's search for a lost contact, steering anew at each look for where it should be by now), chase
-(steer to cut the enemy off at the best speed), evade (steer away at the best speed, over open water),
+(steer to cut the enemy off at the best speed), evade (steer away at the best speed, over open water,
+running on from where the enemy should be by now while his last sight of it is fresh),
 intercept (go to where a reported contact should be by now, while the report is at sea and no older
 than ``resume_after_h``), keep away from a superior force (``avoid_superior``), patrol (round a set of points), guard (lie at a point), escort (keep with a friendly force), coal when
 low (run to the nearest friendly port), return to base.
@@ -391,6 +392,14 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
         est = next((e for e in v.estimates if e.about == target and e.lat is not None), None)
         if est is not None and est.report.place is None and est.age_h <= s.resume_after_h:
             out.append(regain(v, est))
+            return out
+    elif kind == "evade" and v.force.status == "waiting" and not v.force.in_port:
+        # At the end of his run, the enemy out of sight: while his last sight of it is fresh he runs on
+        # from where it should be by now, rather than lie stopped at sea where it may come on him; then
+        # he goes back to his orders.
+        est = next((e for e in v.estimates if e.about == v.mode.split(" ", 1)[1] and e.lat is not None), None)
+        if est is not None and est.report.place is None and est.age_h <= s.resume_after_h:
+            out.append(evade(v, est))
             return out
     elif kind in ("chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0 \
             and (pursuing or kind != "chase"):

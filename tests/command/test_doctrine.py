@@ -166,6 +166,29 @@ def test_a_shadower_keeps_steering_for_his_lost_contact_at_each_look_while_his_s
     assert doctrine.decide(view([lost], mode="intercept Goeben", t=130.0, standing=hunter), "review") == []
 
 
+def test_an_evader_at_the_end_of_his_run_runs_on_while_his_sight_of_the_enemy_is_fresh() -> None:
+    # He used to lie stopped at the end of his 60-nm run until resume_after_h had passed since he began
+    # it, wherever the enemy he ran from might then be. Stopped there with the enemy out of sight, he runs
+    # on from where it should be by now (dead reckoning from his last sight of it); under way on his run
+    # he keeps to it; once his last sight is older than resume_after_h he goes back to his orders.
+    lost = dataclasses.replace(GOEBEN, level="lost", seen_min=90.0)
+    stopped = dataclasses.replace(OWN, status="waiting", course_deg=None, speed_kn=0.0)
+    (steer,) = doctrine.decide(view([lost], mode="evade Goeben", t=200.0, own=stopped,
+                                    standing=Standing(on_contact="evade")), "review")
+    assert isinstance(steer, doctrine.Steer) and steer.mode == "evade Goeben"
+    est = Picture("Gloucester")
+    est.learn(lost, 200.0)
+    goeben = est.estimate("Goeben", 200.0)
+    to = steer.orders[0].to
+    away = earth.bearing_deg(goeben.lat, goeben.lon, OWN.lat, OWN.lon)
+    assert earth.bearing_deg(OWN.lat, OWN.lon, to.lat, to.lon) == pytest.approx(away, abs=0.01)
+    assert doctrine.decide(view([lost], mode="evade Goeben", t=150.0, standing=Standing(on_contact="evade")),
+                           "review") == []  # still on his run, begun 150 minutes ago: he keeps to it
+    stale = doctrine.decide(view([lost], mode="evade Goeben", t=90.0 + 3.1 * 60.0, own=stopped,
+                                 standing=Standing(on_contact="evade")), "review")
+    assert stale == [doctrine.Resume("no enemy in sight")]
+
+
 def test_no_enemy_in_sight_and_the_script_resumes() -> None:
     ds = doctrine.decide(view([], mode="intercept Goeben", t=1000.0), "review")
     assert ds == [doctrine.Resume("no enemy in sight")]
