@@ -624,33 +624,37 @@ class CommandRuntime:
             clear &= ~shapely.intersects_xy(a.geometry, lons, lats)
         if clear.any():
             return doctrine.Steer(options[int(clear.argmax())], d.mode, d.reason)
-        return doctrine.Steer(self._most_room(land, (x0, y0), options, x1, y1), d.mode, d.reason)
+        return doctrine.Steer(self._most_room(land, (x0, y0), options, x1, y1, areas), d.mode, d.reason)
 
     def _most_room(self, land: Land, start_xy: tuple[float, float], options: tuple, x1: np.ndarray,
-                   y1: np.ndarray) -> tuple:
+                   y1: np.ndarray, areas: tuple) -> tuple:
         """Of ``options`` (orders whose first legs' points, in the plane, are ``x1``, ``y1``), the one whose
         straight run from ``start_xy`` goes farthest before the land, its first point moved back along
-        the run to the offing short of the land (the first option, as it is, when none has that much
-        room: ``_at_sea`` then finds it water). Ties go to the earlier option."""
-        start = shapely.points(*start_xy)
-        lines = shapely.linestrings(np.stack([np.column_stack([np.full(len(x1), start_xy[0]),
-                                                                np.full(len(y1), start_xy[1])]),
+        the run to the offing short of the land, and that point outside ``areas`` (the waters closed to
+        the force); the first option, as it is, when none has that much room (``_at_sea`` then finds it
+        water). Ties go to the earlier option. The offing is taken in plane metres, which differ from
+        true ones by the plane's small stretch."""
+        x0, y0 = start_xy
+        lines = shapely.linestrings(np.stack([np.column_stack([np.full(len(x1), x0), np.full(len(y1), y0)]),
                                               np.column_stack([x1, y1])], axis=1))
         # Plane metres to the first land on each run: the nearest point of its part on land (a run that
         # misses the land, barred only by its point's being in closed waters, has its whole length).
         lengths_m = shapely.length(lines)
-        room_m = shapely.distance(start, shapely.intersection(lines, land.xy))
+        room_m = shapely.distance(shapely.points(x0, y0), shapely.intersection(lines, land.xy))
         room_m = np.where(np.isnan(room_m), lengths_m, room_m)
-        best = int(np.argmax(room_m))
         offing_m = self.world.router.graph.params.offing_nm * earth.M_PER_NM
-        length_m = float(lengths_m[best])
-        if room_m[best] <= offing_m or length_m == 0.0:
+        frac = np.where(lengths_m > 0.0, (room_m - offing_m) / np.where(lengths_m > 0.0, lengths_m, 1.0), 0.0)
+        lats, lons = land.plane.to_latlon(x0 + frac * (x1 - x0), y0 + frac * (y1 - y0))
+        lats, lons = np.atleast_1d(lats), np.atleast_1d(lons)
+        ok = frac > 0.0
+        for a in areas:
+            ok &= ~shapely.intersects_xy(a.geometry, lons, lats)
+        if not ok.any():
             return options[0]
-        frac = (float(room_m[best]) - offing_m) / length_m
-        lat, lon = land.plane.to_latlon(start_xy[0] + frac * (x1[best] - start_xy[0]),
-                                        start_xy[1] + frac * (y1[best] - start_xy[1]))
+        best = int(np.argmax(np.where(ok, room_m, -np.inf)))
         first = options[best][0]
-        return (replace(first, to=replace(first.to, lat=float(lat), lon=float(lon))),) + options[best][1:]
+        return (replace(first, to=replace(first.to, lat=float(lats[best]), lon=float(lons[best]))),) \
+            + options[best][1:]
 
     def _at_sea(self, force: ForceState, orders: tuple, areas: tuple) -> tuple | None:
         """Doctrine steers for points worked out at sea from the picture (a shadowing station, an

@@ -242,6 +242,37 @@ def test_an_evader_with_no_clear_run_takes_the_one_with_most_sea_room(write_scen
     assert abs((dep.data["course_deg"] - away + 180.0) % 360.0 - 180.0) <= doctrine.EVADE_TURN_MAX_DEG
 
 
+def test_the_most_sea_room_is_sought_outside_waters_closed_to_the_force(write_scenario) -> None:
+    """Of runs that all meet the land, the longest whose end (the offing short of the land) lies outside
+    the waters closed to the force: with the strait closed, the run up it is not taken."""
+    import shapely
+
+    from campaign.geo.land import default_land
+
+    here = (37.88, 15.525)
+    w = run_world(write_scenario, [
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": here[0], "lon": here[1]},
+         "orders": [{"do": "stop"}]},
+    ], end="1914-08-02T00:10Z")
+    land = default_land()
+    # The headings within a right angle of north-west, every one of which meets Sicily or Calabria.
+    options = tuple((Sail(Point(*earth.forward(*here, heading % 360, 60.0), "away"), "sustained"),)
+                    for heading in range(240, 420, 10))
+    x0, y0 = land.plane.point_xy(*here)
+    x1, y1 = land.plane.to_xy([o[0].to.lat for o in options], [o[0].to.lon for o in options])
+
+    def chosen(areas):
+        to = w.command._most_room(land, (x0, y0), options, x1, y1, areas)[0].to
+        return to.lat, to.lon
+
+    open_end = chosen(())
+    strait = SimpleNamespace(key="strait", geometry=shapely.box(15.3, 37.95, 15.8, 38.4))  # lon/lat
+    assert shapely.intersects_xy(strait.geometry, open_end[1], open_end[0])  # up the strait when open
+    closed_end = chosen((strait,))
+    assert not shapely.intersects_xy(strait.geometry, closed_end[1], closed_end[0])
+    assert earth.distance_nm(*here, *closed_end) > 2.0  # still a run, not the first option left as it was
+
+
 def test_orders_by_message_take_effect_when_they_arrive(write_scenario) -> None:
     w = run_world(write_scenario, [
         {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": "Valletta", "orders": [{"do": "stop"}]},
