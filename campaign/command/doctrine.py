@@ -9,8 +9,9 @@ shadower's search for a lost contact, steering anew at each look for where it sh
 (steer to cut the enemy off at the best speed), evade (steer away at the best speed, over open water,
 running on from where the enemy should be by now while his last sight of it is fresh),
 intercept (go to where a reported contact should be by now, while the report is at sea and no older
-than ``resume_after_h``), keep away from a superior force (``avoid_superior``), patrol (round a set of points), guard (lie at a point), escort (keep with a friendly force), coal when
-low (run to the nearest friendly port), return to base.
+than ``resume_after_h``), keep away from a superior force (``avoid_superior``), patrol (round a set of
+points), guard (lie at a point), escort (keep with a friendly force), coal when low (run to the nearest
+friendly port), return to base.
 """
 
 from __future__ import annotations
@@ -204,6 +205,21 @@ def coal_run(v: CommandView) -> Steer | None:
                  f"coal at {port.name}", f"coal low ({v.force.coal_fraction:.0%}): to {port.name}")
 
 
+def _estimate(v: CommandView, about: str) -> Estimate | None:
+    """His estimate of where the contact ``about`` is (None when he has no place for it)."""
+    return next((e for e in v.estimates if e.about == about and e.lat is not None), None)
+
+
+def _fresh_at_sea(v: CommandView, about: str) -> Estimate | None:
+    """His estimate of the contact ``about`` if it was last known at sea, not in port, and that is no older
+    than he keeps a lost contact (``Standing.resume_after_h``): dead reckoning days old would send him
+    across the sea after a ship long since turned or in port."""
+    est = _estimate(v, about)
+    if est is None or est.report.place is not None or est.age_h > v.standing.resume_after_h:
+        return None
+    return est
+
+
 def mission(v: CommandView) -> Decision | None:
     """Orders for the force's mission when no enemy is in sight (None: keep the present orders)."""
     s = v.standing
@@ -227,11 +243,10 @@ def mission(v: CommandView) -> Decision | None:
         return Steer((Sail(Point(s.base.lat, s.base.lon, s.base.name, s.base.name), "economical"),),
                      "return", f"returning to {s.base.name}")
     if s.mission == "intercept" and s.intercept:
-        est = next((e for e in v.estimates if e.about == s.intercept and e.lat is not None), None)
-        if est is not None and est.report.place is None and est.age_h <= s.resume_after_h:
+        est = _fresh_at_sea(v, s.intercept)
+        if est is not None:
             return intercept(v, est)
-        # No report of it at sea fresher than he keeps after a lost contact: dead reckoning days old
-        # would send him across the sea after a ship long since turned or in port. He keeps to his orders.
+        # No report of it at sea fresher than he keeps after a lost contact: he keeps to his orders.
         return Resume(f"no fresh report of {s.intercept} at sea") if v.mode != "script" else None
     if s.mission == "escort" and s.escort:
         friend = next((f for f in v.company if f.name == s.escort), None)
@@ -388,25 +403,23 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
         # look, until his last sight of it is older than he keeps a lost contact. (He used to steer once
         # and lie at the point: Gloucester lost Goeben at dusk on 6 August and waited three hours where
         # she had meant to meet her while Goeben steamed on.)
-        target = v.mode.split(" ", 1)[1]
-        est = next((e for e in v.estimates if e.about == target and e.lat is not None), None)
-        if est is not None and est.report.place is None and est.age_h <= s.resume_after_h:
+        est = _fresh_at_sea(v, v.mode.split(" ", 1)[1])
+        if est is not None:
             out.append(regain(v, est))
             return out
     elif kind == "evade" and v.force.status == "waiting" and not v.force.in_port:
         # At the end of his run, the enemy out of sight: while his last sight of it is fresh he runs on
         # from where it should be by now, rather than lie stopped at sea where it may come on him; then
         # he goes back to his orders.
-        est = next((e for e in v.estimates if e.about == v.mode.split(" ", 1)[1] and e.lat is not None), None)
-        if est is not None and est.report.place is None and est.age_h <= s.resume_after_h:
+        est = _fresh_at_sea(v, v.mode.split(" ", 1)[1])
+        if est is not None:
             out.append(evade(v, est))
             return out
     elif kind in ("chase", "evade", "intercept") and v.t_min - v.mode_since_min < s.resume_after_h * 60.0 \
             and (pursuing or kind != "chase"):
         if kind == "chase":
             # Contact lost a short while ago: make for where the enemy should be by now.
-            target = v.mode.split(" ", 1)[1]
-            est = next((e for e in v.estimates if e.about == target and e.lat is not None), None)
+            est = _estimate(v, v.mode.split(" ", 1)[1])
             if est is not None:
                 out.append(intercept(v, est))
         return out  # evading, or searching where he went: carry on for now

@@ -175,30 +175,40 @@ def test_an_evader_turns_away(write_scenario) -> None:
     assert dep.data["course_deg"] > 180  # westward, away from the battlecruiser coming from the east
 
 
+def _first_evasion(w, evader: str):
+    """(the minute of the evader's first sighting, the departure record of its first run after it, and
+    the point it steered for)."""
+    first = recs(w, "sighting", evader)[0]
+    dep = next(r for r in recs(w, "depart", evader) if r.t_min >= first.t_min)
+    assert dep.data["to"].startswith("away from")
+    return first.t_min, dep, (dep.data["dest_lat"], dep.data["dest_lon"])
+
+
+def _open_water(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Is the straight run from ``a`` to ``b`` (lat, lon) clear of the charts' land?"""
+    from campaign.geo.land import default_land
+
+    land = default_land()
+    (x0, y0), (x1, y1) = land.plane.point_xy(*a), land.plane.point_xy(*b)
+    return bool(land.segment_xy_clear([x0], [y0], [x1], [y1])[0])
+
+
 def test_an_evader_with_land_straight_astern_runs_over_open_water(write_scenario) -> None:
     """Goeben lies 1.6 nm off Cape Passero and sees Indomitable coming from the south-east: straight
     away from her is inland, across Sicily. She runs 60 nm on the heading nearest that which is open
     water all the way (doctrine.evade, Steer.instead), within a right angle of it; she used to steer for
     the point inland, moved to the nearest water and reached round the coast."""
-    from campaign.geo.land import default_land
-
     w = run_world(write_scenario, [
         {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.64, "lon": 15.14},
          "orders": [{"do": "stop"}]},
         {"name": "Indomitable", "side": "Entente", "ships": ["Indomitable"], "start": {"lat": 36.53, "lon": 15.30},
          "orders": [{"do": "stop"}]},
     ], command={"standing": {"Goeben": {"on_contact": "evade"}}}, end="1914-08-02T03:00Z")
-    first = recs(w, "sighting", "Goeben")[0]
-    dep = next(r for r in recs(w, "depart", "Goeben") if r.t_min >= first.t_min)
-    assert dep.data["to"].startswith("away from")
+    seen_min, dep, to = _first_evasion(w, "Goeben")
     lat, lon = dep.lat, dep.lon
-    to = (dep.data["dest_lat"], dep.data["dest_lon"])
     assert earth.distance_nm(lat, lon, *to) == pytest.approx(doctrine.EVADE_RUN_NM, abs=0.01)
-    land = default_land()
-    x0, y0 = land.plane.point_xy(lat, lon)
-    x1, y1 = land.plane.point_xy(*to)
-    assert land.segment_xy_clear([x0], [y0], [x1], [y1])[0]  # open water all the way
-    i = w.forces["Indomitable"].position_at(first.t_min)
+    assert _open_water((lat, lon), to)  # open water all the way
+    i = w.forces["Indomitable"].position_at(seen_min)
     away = earth.bearing_deg(i[0], i[1], lat, lon)
     turn = abs((earth.bearing_deg(lat, lon, *to) - away + 180.0) % 360.0 - 180.0)
     assert 0.0 < turn <= doctrine.EVADE_TURN_MAX_DEG  # turned off the way inland, never back at him
@@ -221,19 +231,16 @@ def test_an_evader_with_no_clear_run_takes_the_one_with_most_sea_room(write_scen
         {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 37.80, "lon": 15.62},
          "orders": [{"do": "stop"}]},
     ], command={"standing": {"Gloucester": {"on_contact": "evade"}}}, end="1914-08-02T03:00Z")
-    first = recs(w, "sighting", "Gloucester")[0]
-    dep = next(r for r in recs(w, "depart", "Gloucester") if r.t_min >= first.t_min)
-    assert dep.data["to"].startswith("away from")
-    to = (dep.data["dest_lat"], dep.data["dest_lon"])
+    seen_min, dep, to = _first_evasion(w, "Gloucester")
+    assert _open_water(here, to)  # open water to its end
     land = default_land()
     x0, y0 = land.plane.point_xy(*here)
     x1, y1 = land.plane.point_xy(*to)
-    assert land.segment_xy_clear([x0], [y0], [x1], [y1])[0]  # open water to its end
     # Its end lies the offing short of the land ahead: a little farther on, the same heading meets it.
     offing_m = RoutingParams.load().offing_nm * earth.M_PER_NM
     ahead = 1.0 + 1.5 * offing_m / math.hypot(x1 - x0, y1 - y0)
     assert not land.segment_xy_clear([x0], [y0], [x0 + ahead * (x1 - x0)], [y0 + ahead * (y1 - y0)])[0]
-    g = w.forces["Goeben"].position_at(first.t_min)
+    g = w.forces["Goeben"].position_at(seen_min)
     away = earth.bearing_deg(g[0], g[1], *here)
     heading = earth.bearing_deg(*here, *to)
     assert abs((heading - away + 180.0) % 360.0 - 180.0) <= doctrine.EVADE_TURN_MAX_DEG
