@@ -43,6 +43,8 @@ EVADE_RUN_NM = 60.0
 # find open water, but never more than a right angle: beyond that it would run back towards the enemy.
 EVADE_TURN_STEP_DEG = 10.0
 EVADE_TURN_MAX_DEG = 90.0
+# The standing instructions on contact under which a commander pursues it (holds, chases or engages it).
+PURSUING = ("shadow", "chase", "engage")
 # A guarding force lies within this distance of its post, nm.
 GUARD_SLACK_NM = 2.0
 
@@ -191,9 +193,20 @@ def regain(v: CommandView, est: Estimate) -> Steer:
     """A shadower who has lost his contact steers to meet it where it should be by now (``intercept``'s
     point, at his sustained speed), as a chaser does; but he looks again at each review and on getting
     there, and steers anew (mode ``regain``), for as long as his last sight of it is fresh
-    (``Standing.resume_after_h``), instead of lying at the point while the enemy steams on."""
-    lat, lon, _ = intercept_point(_here(v), v.force.sustained_kn, est)
-    return Steer((Sail(_point(lat, lon, f"interception of {est.about}"), "sustained"),),
+    (``Standing.resume_after_h``), instead of lying at the point while the enemy steams on. Where he
+    would meet it before his next look, he follows its reckoned track to where it should be then."""
+    here = _here(v)
+    lat, lon, hours = intercept_point(here, v.force.sustained_kn, est)
+    speed: float | str = "sustained"
+    r = est.report
+    look_h = v.standing.review_min / 60.0
+    if hours < look_h and r.course_deg is not None and r.speed_kn:
+        # He would meet it before his next look (he is about where it should be, and it is not there):
+        # he steers for where it should be at that look, at the speed that brings him there then,
+        # sweeping along its reckoned track, rather than lie stopped on the point until he looks again.
+        lat, lon = earth.forward(est.lat, est.lon, r.course_deg, r.speed_kn * look_h)
+        speed = _hundredths_below(min(earth.distance_nm(*here, lat, lon) / look_h, v.force.sustained_kn))
+    return Steer((Sail(_point(lat, lon, f"interception of {est.about}"), speed),),
                  f"regain {est.about}", f"regaining {est.about} where he should be by now")
 
 
@@ -302,6 +315,25 @@ def superior(v: CommandView, r: Report) -> bool:
     return bool(theirs) and bool(ours) and min(theirs) < min(ours)
 
 
+def _may_be(seen: Estimate, sought: Estimate) -> bool:
+    """May the contact ``seen`` be the one ``sought``, lost: is it not recognised as other ships, and does
+    it lie within his radius of doubt of where that one should be by now?"""
+    if seen.report.ships and not set(seen.report.ships) & set(sought.report.ships):
+        return False
+    return (seen.lat is not None and sought.lat is not None
+            and earth.distance_nm(seen.lat, seen.lon, sought.lat, sought.lon) <= sought.radius_nm)
+
+
+def outranks(a: Report, b: Report) -> bool:
+    """Does a commander take contact ``a`` for at least as important as ``b``: ``a`` recognised, with a
+    ship ranked (seed 000's ranks, as ``superior``) as high as any of ``b``'s, or ``b`` not recognised?"""
+    theirs = [k for k in map(_rank, a.ships) if k is not None]
+    if not theirs:
+        return False
+    ours = [k for k in map(_rank, b.ships) if k is not None]
+    return not ours or min(theirs) <= min(ours)
+
+
 def believes_may_fire_on(s: Standing, r: Report) -> bool:
     """Does the commander believe he may open fire on this contact? For a recognised contact, by his
     belief about its nation (``Standing.believes_may_fire``; of a squadron of several nations, about any
@@ -363,6 +395,17 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             rep = report(v, target.report, "enemy in sight:")
             if rep is not None:
                 out.append(rep)
+        if kind in ("shadow", "regain") and target.about != current and s.on_contact in PURSUING:
+            # The contact he is on is out of sight a short while: he goes on seeking it rather than turn
+            # to another he has in sight, unless he takes that one for the more important, or it may be
+            # the one he seeks (it lies where that one should be, within his doubt: smoke on the horizon
+            # where he reckons his quarry). (Gloucester, losing Goeben at dusk on 6 August with Breslau's
+            # smoke still in sight, used to turn to Breslau, lose her too and follow her reckoned track
+            # up the Strait of Messina.)
+            held = _fresh_at_sea(v, current)
+            if held is not None and not any(outranks(e.report, held.report) or _may_be(e, held) for e in seen):
+                out.append(regain(v, held))
+                return out
         if not at_sea:
             if kind in ("shadow", "regain", "chase", "evade"):
                 out.append(Resume(f"{target.about} lies in {target.report.place}"))
@@ -397,7 +440,7 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
             rep = report(v, lost.report, "lost sight of")
             if rep is not None:
                 out.append(rep)
-    pursuing = s.on_contact in ("shadow", "chase", "engage")
+    pursuing = s.on_contact in PURSUING
     if kind in ("shadow", "regain") and pursuing:
         # A shadower who has lost his contact steers for where it should be by now, and again at each
         # look, until his last sight of it is older than he keeps a lost contact. (He used to steer once

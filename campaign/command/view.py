@@ -114,19 +114,20 @@ class CommandView:
     # Friendly forces in sight of him; gathered only when his doctrine looks at them
     # (``doctrine.needs_company``), else empty.
     company: tuple[OwnForce, ...] = field(default=())
-    # How far his lookouts see a single ship here and now (smoke or hull, whichever is farther, in this
-    # light and weather: data/sighting.yaml): he can judge it from what he sees.
+    # How far his lookouts see a single ship here from now until his look after next (smoke or hull,
+    # whichever is farther, in the worse of the light now and the light then, in this weather:
+    # data/sighting.yaml): he judges it from what he sees and from his almanac.
     sight_nm: float = 15.0
-    # How far he sees each contact he has recognised, here and now (the same rule for the ships he has
-    # named: their size is in any naval annual), as (contact, nm) pairs; the rest at ``sight_nm``.
+    # How far he sees each contact he has recognised, by the same rule for the ships he has named (their
+    # size is in any naval annual), as (contact, nm) pairs; the rest at ``sight_nm``.
     sight_nm_of: tuple[tuple[str, float], ...] = ()
     # How long his wireless office takes to cipher a report (data/wireless.yaml): he does not send the
     # same contact again before the last report has gone.
     cipher_min: float = 12.0
 
     def sight_for(self, about: str) -> float:
-        """How far, nm, his lookouts see the contact ``about`` here and now: by its ships once he has
-        recognised them, else ``sight_nm`` (a single ship of the reference size)."""
+        """How far, nm, his lookouts see the contact ``about`` here until his look after next: by its ships
+        once he has recognised them, else ``sight_nm`` (a single ship of the reference size)."""
         for name, nm in self.sight_nm_of:
             if name == about:
                 return nm
@@ -134,5 +135,9 @@ class CommandView:
 
     def in_sight(self) -> tuple[Estimate, ...]:
         """Contacts seen in the last minutes and not lost."""
-        return tuple(e for e in self.estimates
-                     if e.report.level in ("smoke", "ships", "recognised") and e.age_h <= 0.1)
+        return in_sight(self.estimates)
+
+
+def in_sight(estimates: tuple[Estimate, ...]) -> tuple[Estimate, ...]:
+    """Of ``estimates``, the contacts seen in the last minutes and not lost."""
+    return tuple(e for e in estimates if e.report.level in ("smoke", "ships", "recognised") and e.age_h <= 0.1)

@@ -25,7 +25,7 @@ import simpy
 
 from campaign.command import doctrine
 from campaign.command.picture import Picture, Report
-from campaign.command.view import CommandView, OwnForce, Port, Standing
+from campaign.command.view import CommandView, OwnForce, Port, Standing, in_sight
 from campaign.geo import earth
 from campaign.model.orders import Point, Sail
 from campaign.scenario.model import HeadquartersSpec, MessageSpec
@@ -265,8 +265,11 @@ class CommandRuntime:
                 about = f"contact {observer}-{node.counter}"
             node.labels[target] = about
         level = "lost" if new == 0 else LEVELS[new]
+        # He names the ships he sees once he recognises them, and goes on naming those he has lost sight
+        # of after recognising them (what he seeks, and how much it matters, is still known to him).
+        named = new == 3 or (new == 0 and old == 3)
         report = Report(about, now, float(lat), float(lon), float(course) if tgt.leg is not None else None,
-                        float(speed), level, ships if new == 3 else (), len(ships) if new >= 2 else None,
+                        float(speed), level, ships if named else (), len(ships) if new >= 2 or named else None,
                         source=f"seen by {observer}", replaces=replaces,
                         place=tgt.place if tgt.in_port else None)
         if new == 0:
@@ -278,12 +281,12 @@ class CommandRuntime:
 
     @staticmethod
     def _refound(node: Node, now: float, lat: float, lon: float) -> str | None:
-        """The unrecognised contact this new sighting probably is: one lost within the hour whose
-        dead-reckoned position, with its radius of doubt, covers where this one is seen (the observer's
-        inference from his own picture; the truth is not consulted)."""
+        """The contact this new sighting, not yet recognised, probably is: one lost within the hour (named
+        or not) whose dead-reckoned position, with its radius of doubt, covers where this one is seen (the
+        observer's inference from his own picture; the truth is not consulted)."""
         best, best_d = None, math.inf
         for r in node.picture.reports():
-            if r.level != "lost" or r.ships or now - r.seen_min > REFIND_WITHIN_MIN:
+            if r.level != "lost" or now - r.seen_min > REFIND_WITHIN_MIN:
                 continue
             est = node.picture.estimate(r.about, now)
             if est is None or est.lat is None:
@@ -440,15 +443,26 @@ class CommandRuntime:
         own = self._own(force, now)
         model = world.contacts.model
         light = model.conditions.light(own.lat, own.lon, now)
-        rules = model.rules
-        visibility = model.conditions.visibility(own.lat, own.lon, now)
-        sight_nm = max(rules.smoke_range_nm[light], rules.hull_range_nm[light]) * visibility
         reports = node.picture.reports()
         estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
+        lights: tuple[str, ...] = (light,)
+        if in_sight(estimates):  # (his ranges are read only of contacts in sight: the light is dear to ask)
+            # The light where he is at the look after next: a station he steers for now he reaches
+            # doctrine.SHADOW_LEAD_H on and keeps until he looks again. The sun's and moon's times are in
+            # his almanac; the weather he takes as it is. He judges his ranges by the worse of the two, so
+            # that a shadower closes in before the light fails at dusk instead of keeping a daylight
+            # distance into the dark.
+            ahead_min = doctrine.SHADOW_LEAD_H * 60.0 + node.standing.review_min
+            light_then = model.conditions.light(own.lat, own.lon, now + ahead_min)
+            if light_then != light:
+                lights = (light, light_then)
+        rules = model.rules
+        visibility = model.conditions.visibility(own.lat, own.lon, now)
+        sight_nm = min(max(rules.smoke_range_nm[lt], rules.hull_range_nm[lt]) for lt in lights) * visibility
         # A recognised contact is seen as far as its own ships are: a light cruiser nearer than a
         # battlecruiser, by night (data/sighting.yaml's size factor).
-        sight_nm_of = tuple((e.about, max(rules.ranges([world.ships[n].ship for n in e.report.ships], light,
-                                                       visibility, False)[:2]))
+        sight_nm_of = tuple((e.about, min(max(rules.ranges([world.ships[n].ship for n in e.report.ships], lt,
+                                                           visibility, False)[:2]) for lt in lights))
                             for e in estimates if e.report.ships and all(n in world.ships for n in e.report.ships))
         # Only a commander whose doctrine looks at his company has it gathered: the rest would never
         # read what every friendly force was measured for.

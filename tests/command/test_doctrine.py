@@ -166,6 +166,85 @@ def test_a_shadower_keeps_steering_for_his_lost_contact_at_each_look_while_his_s
     assert doctrine.decide(view([lost], mode="intercept Goeben", t=130.0, standing=hunter), "review") == []
 
 
+def test_a_shadower_at_the_point_where_his_lost_contact_should_be_follows_its_reckoned_track() -> None:
+    # He reaches where Goeben should be by now and she is not there. He used to be sent to that same
+    # point again, lying stopped on it until his next look (Gloucester, 6 August at dusk, half an hour
+    # at a time). Now, when he would meet her sooner than his next look, he steers for where she should
+    # be at that look, at the speed that brings him there then: he sweeps along her reckoned track.
+    lost = dataclasses.replace(GOEBEN, level="lost", seen_min=90.0)
+    t = 120.0
+    dr = earth.forward(36.0, 18.2, 90.0, 18.0 * (t - 90.0) / 60.0)  # where she should be now
+    here = dataclasses.replace(OWN, lat=float(dr[0]), lon=float(dr[1]), speed_kn=0.0)
+    (steer,) = [d for d in doctrine.decide(view([lost], mode="regain Goeben", t=t, own=here), "review")
+                if isinstance(d, doctrine.Steer)]
+    look_h = Standing().review_min / 60.0
+    then = earth.forward(*dr, 90.0, 18.0 * look_h)  # on from where she should be now, on her last course
+    (order,) = steer.orders
+    assert steer.mode == "regain Goeben"
+    assert (order.to.lat, order.to.lon) == pytest.approx(then)
+    assert order.speed == pytest.approx(18.0, abs=0.02) and order.speed <= 18.0
+    # Far astern of where she should be, he still steers to meet her, at his sustained speed.
+    astern = dataclasses.replace(OWN, lat=36.0, lon=17.6)
+    (steer,) = [d for d in doctrine.decide(view([lost], mode="regain Goeben", t=t, own=astern), "review")
+                if isinstance(d, doctrine.Steer)]
+    pic = Picture("Gloucester")
+    pic.learn(lost, t)
+    meet = doctrine.intercept_point((36.0, 17.6), OWN.sustained_kn, pic.estimate("Goeben", t))
+    assert meet[2] > look_h
+    assert (steer.orders[0].to.lat, steer.orders[0].to.lon) == pytest.approx(meet[:2])
+    assert steer.orders[0].speed == "sustained"
+
+
+def test_a_shadower_who_has_lost_his_contact_seeks_it_rather_than_turn_to_a_lesser_one_in_sight() -> None:
+    # Gloucester loses Goeben at dusk with Breslau's smoke still in sight, not yet made out: she seeks
+    # Goeben where she should be by now (she used to turn to the smoke, lose it too and follow its
+    # reckoned track), and reports the smoke. A contact in sight that she takes for at least as
+    # important (recognised, a ship of Goeben's rank or higher), or that may be Goeben, draws her; one
+    # of lower rank does not.
+    lost = dataclasses.replace(GOEBEN, level="lost", seen_min=95.0)
+    smoke = Report("contact Gloucester-2", 100.0, 36.1, 18.1, 330.0, 17.0, "smoke", source="seen")
+    ds = doctrine.decide(view([lost, smoke], mode="shadow Goeben", t=100.0), "sighting")
+    (steer,) = [d for d in ds if isinstance(d, doctrine.Steer)]
+    assert steer.mode == "regain Goeben"
+    assert [d.content["report"]["about"] for d in ds if isinstance(d, doctrine.Send)] == ["contact Gloucester-2"]
+    breslau = dataclasses.replace(smoke, about="Breslau", level="recognised", ships=("Breslau",))
+    (steer,) = [d for d in doctrine.decide(view([lost, breslau], mode="regain Goeben", t=100.0), "review")
+                if isinstance(d, doctrine.Steer)]
+    assert steer.mode == "regain Goeben"
+    moltke = dataclasses.replace(breslau, about="Moltke", ships=("Moltke",))
+    (steer,) = [d for d in doctrine.decide(view([lost, moltke], mode="regain Goeben", t=100.0), "review")
+                if isinstance(d, doctrine.Steer)]
+    assert steer.mode == "shadow Moltke"
+    # Smoke where Goeben may be by now (within his radius of doubt: picture.MAX_ENEMY_SPEED_KN times the
+    # age of his last sight, an hour) may be Goeben herself: he takes it.
+    an_hour_ago = dataclasses.replace(lost, seen_min=40.0)
+    est = Picture("Gloucester")
+    est.learn(an_hour_ago, 100.0)
+    g = est.estimate("Goeben", 100.0)
+    assert earth.distance_nm(g.lat, g.lon, smoke.lat, smoke.lon) < g.radius_nm
+    (steer,) = [d for d in doctrine.decide(view([an_hour_ago, smoke], mode="regain Goeben", t=100.0), "review")
+                if isinstance(d, doctrine.Steer)]
+    assert steer.mode == "shadow contact Gloucester-2"
+    collier = dataclasses.replace(smoke, about="Bogadir", level="recognised", ships=("Bogadir",))
+    (steer,) = [d for d in doctrine.decide(view([an_hour_ago, collier], mode="regain Goeben", t=100.0), "review")
+                if isinstance(d, doctrine.Steer)]
+    assert steer.mode == "regain Goeben"  # recognised as another ship, it is not Goeben
+    # Once his last sight of Goeben is stale (resume_after_h, 3 h), he takes the contact in sight.
+    stale = dataclasses.replace(lost, seen_min=100.0 - 3.1 * 60.0)
+    (steer,) = [d for d in doctrine.decide(view([stale, smoke], mode="regain Goeben", t=100.0), "review")
+                if isinstance(d, doctrine.Steer)]
+    assert steer.mode == "shadow contact Gloucester-2"
+
+
+def test_outranks() -> None:
+    goeben, breslau = GOEBEN, dataclasses.replace(GOEBEN, about="Breslau", ships=("Breslau",))
+    smoke = Report("contact Gloucester-2", 100.0, 36.1, 18.1, 330.0, 17.0, "smoke", source="seen")
+    assert doctrine.outranks(goeben, breslau) and not doctrine.outranks(breslau, goeben)
+    assert doctrine.outranks(goeben, goeben)  # as important
+    assert doctrine.outranks(breslau, smoke) and not doctrine.outranks(smoke, breslau)
+    assert not doctrine.outranks(smoke, smoke)
+
+
 def test_an_evader_at_the_end_of_his_run_runs_on_while_his_sight_of_the_enemy_is_fresh() -> None:
     # He used to lie stopped at the end of his 60-nm run until resume_after_h had passed since he began
     # it, wherever the enemy he ran from might then be. Stopped there with the enemy out of sight, he runs

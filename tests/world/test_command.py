@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign.command import doctrine
+from campaign.command.view import Standing
 from campaign.geo import earth
 from campaign.model.orders import Point, Sail
 from campaign.scenario.loader import load_scenario
@@ -105,6 +106,68 @@ def test_a_shadower_keeps_a_light_cruiser_at_her_own_range_by_night(write_scenar
     assert len(steers) >= 10
     assert {r.data["reason"] for r in steers} == {f"holding Breslau at {doctrine.SHADOW_FRACTION * breslau_nm:g} nm"}
     assert [r.data for r in recs(w, "contact_lost", "Gloucester")] == []
+
+
+class DuskAt(ClearDay):
+    """Clear day until minute ``t_min``, then a clear moonlit night, everywhere."""
+
+    def __init__(self, t_min: float) -> None:
+        super().__init__()
+        self.t_min = t_min
+
+    def light(self, lat, lon, t_min):
+        return "day" if t_min < self.t_min else "moonlit_night"
+
+
+def test_a_shadower_closes_in_before_the_light_fails(write_scenario) -> None:
+    # He takes his station by the worse of the light now and the light at his look after next (he
+    # reaches the station doctrine.SHADOW_LEAD_H on and keeps it until he looks again): in the hour
+    # before nightfall he already closes to his night distance, and holds Goeben through the dusk. He
+    # used to keep his daylight distance (four fifths of 15 nm of smoke) until dark and lose her.
+    dusk_min = 300.0
+    w = run_world(write_scenario, [
+        GOEBEN_EAST,
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Gloucester": {"on_contact": "shadow"}}}, end="1914-08-02T08:00Z",
+        conditions=DuskAt(dusk_min))
+
+    def distance_nm(r) -> float:
+        return float(re.fullmatch(r"holding .+ at ([0-9.]+) nm", r.data["reason"]).group(1))
+
+    closing_min = dusk_min - doctrine.SHADOW_LEAD_H * 60.0 - Standing().review_min
+    steers = [r for r in recs(w, "orders", "Gloucester") if r.data["reason"].startswith("holding")]
+    day = {distance_nm(r) for r in steers if r.t_min < closing_min}
+    dusk = {distance_nm(r) for r in steers if closing_min <= r.t_min < dusk_min}
+    night = {distance_nm(r) for r in steers if r.t_min >= dusk_min}
+    rules = w.contacts.model.rules
+    assert day == {doctrine.SHADOW_FRACTION * rules.smoke_range_nm["day"]}
+    goeben_night_nm = max(rules.ranges([w.ships["Goeben"].ship], "moonlit_night", 1.0, False)[:2])
+    assert len(dusk) == len(night) == 1 and dusk == night
+    assert night.pop() == pytest.approx(doctrine.SHADOW_FRACTION * goeben_night_nm, abs=1e-5)
+    assert [r.data for r in recs(w, "contact_lost", "Gloucester")] == []
+
+
+def test_a_contact_lost_after_it_was_recognised_is_still_named(write_scenario) -> None:
+    # Goeben steams past Gloucester lying stopped 2 nm off her track: recognised, then lost astern. The
+    # picture's report of the loss names her ships (he knows what he has lost sight of, and how much it
+    # matters: doctrine.outranks); a contact lost before it was recognised names none.
+    def passing(off_nm: float) -> tuple[list[str], dict]:
+        w = run_world(write_scenario, [
+            GOEBEN_EAST,
+            {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"],
+             "start": {"lat": 36.0 + off_nm / 60.0, "lon": 16.8}, "orders": [{"do": "stop"}]},
+        ], command={"standing": {"Gloucester": {"on_contact": "report"}}}, end="1914-08-02T08:00Z")
+        pictures = [r.data for r in recs(w, "picture") if r.data["node"] == "Gloucester"]
+        (lost,) = [p for p in pictures if p["level"] == "lost"]
+        return [p["level"] for p in pictures], lost
+
+    levels, lost = passing(2.0)
+    assert "recognised" in levels and levels[-1] == "lost"
+    assert lost["about"] == "Goeben" and list(lost["ships"]) == ["Goeben"]
+    levels, lost = passing(8.0)  # hulls made out, not recognised (data/sighting.yaml)
+    assert "recognised" not in levels and levels[-1] == "lost"
+    assert lost["about"].startswith("contact") and "ships" not in lost
 
 
 def test_the_same_orders_decided_twice_in_one_instant_are_given_once(write_scenario) -> None:
