@@ -201,9 +201,11 @@ def regain(v: CommandView, est: Estimate) -> Steer:
     r = est.report
     look_h = v.standing.review_min / 60.0
     if hours < look_h and r.course_deg is not None and r.speed_kn:
-        # He would meet it before his next look (he is about where it should be, and it is not there):
-        # he steers for where it should be at that look, at the speed that brings him there then,
-        # sweeping along its reckoned track, rather than lie stopped on the point until he looks again.
+        # He would meet it before his next look (he is about where it should be, and it is not there), or
+        # cannot catch it within a day (intercept_point then gives its present place, hours 0): he steers
+        # for where it should be at that look, at the speed that brings him there then (at most his
+        # sustained), sweeping along its reckoned track, rather than lie stopped on a point until he looks
+        # again.
         lat, lon = earth.forward(est.lat, est.lon, r.course_deg, r.speed_kn * look_h)
         speed = _hundredths_below(min(earth.distance_nm(*here, lat, lon) / look_h, v.force.sustained_kn))
     return Steer((Sail(_point(lat, lon, f"interception of {est.about}"), speed),),
@@ -310,9 +312,13 @@ def superior(v: CommandView, r: Report) -> bool:
     ship of his own (seed 000's ranks: battlecruisers and battleships over armoured cruisers, those over
     light cruisers)? How an admiral of 1914 judged it: Troubridge held Goeben, one battlecruiser, a
     superior force to his four armoured cruisers."""
-    theirs = [k for k in map(_rank, r.ships) if k is not None]
-    ours = [k for k in map(_rank, v.force.ships) if k is not None]
+    theirs, ours = _ranks(r.ships), _ranks(v.force.ships)
     return bool(theirs) and bool(ours) and min(theirs) < min(ours)
+
+
+def _ranks(ship_names: tuple[str, ...]) -> list[int]:
+    """The ranks (``_rank``) of the ships of those names that are on the navy lists."""
+    return [k for k in map(_rank, ship_names) if k is not None]
 
 
 def _may_be(seen: Estimate, sought: Estimate) -> bool:
@@ -327,10 +333,10 @@ def _may_be(seen: Estimate, sought: Estimate) -> bool:
 def outranks(a: Report, b: Report) -> bool:
     """Does a commander take contact ``a`` for at least as important as ``b``: ``a`` recognised, with a
     ship ranked (seed 000's ranks, as ``superior``) as high as any of ``b``'s, or ``b`` not recognised?"""
-    theirs = [k for k in map(_rank, a.ships) if k is not None]
+    theirs = _ranks(a.ships)
     if not theirs:
         return False
-    ours = [k for k in map(_rank, b.ships) if k is not None]
+    ours = _ranks(b.ships)
     return not ours or min(theirs) <= min(ours)
 
 
