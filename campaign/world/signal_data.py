@@ -167,7 +167,20 @@ class SignalData:
 
     def station(self, name: str) -> Station:
         """The telegraph station known by ``name`` or one of its other names (any case or accents)."""
-        return find_station(self.stations, name)
+        st = self._by_key.get(place_key(name))
+        if st is None:
+            raise KeyError(f"unknown telegraph station {name!r}")
+        return st
+
+    @functools.cached_property
+    def _by_key(self) -> dict[str, Station]:
+        """Each station by the lookup key of each of its names, the first station for a name two share
+        (as ``find_station`` takes it): every force that enters a port looks its station up, in every run."""
+        out: dict[str, Station] = {}
+        for s in self.stations:
+            for n in (s.name, *s.aka):
+                out.setdefault(place_key(n), s)
+        return out
 
     def set_for(self, nation: str, ship_type: str) -> str | None:
         """The key of the W/T set a ship of ``nation`` and ``ship_type`` carries, or None (no W/T)."""

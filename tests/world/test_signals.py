@@ -20,7 +20,13 @@ from campaign.geo.places import default_places
 from campaign.world.clock import Clock
 from campaign.world.records import Recorder
 from campaign.world.sea_areas import default_sea_areas, sea_area_at
-from campaign.world.signal_data import TELEGRAPH_FILE, WIRELESS_FILE, default_signal_data, parse_signal_data
+from campaign.world.signal_data import (
+    TELEGRAPH_FILE,
+    WIRELESS_FILE,
+    default_signal_data,
+    find_station,
+    parse_signal_data,
+)
 from campaign.world.signals import BOUND_MARGIN_M, Message, SignalNetwork, default_is_night
 
 START = datetime(1914, 8, 4, 12, 0, tzinfo=UTC)
@@ -111,6 +117,20 @@ def test_rules_are_the_sources_numbers() -> None:
         assert s.night_nm > s.day_nm and s.source.strip()
     for s in d.shore_stations:
         assert s.set.night_nm >= s.set.day_nm and s.source.strip()
+
+
+def test_a_station_is_found_by_any_of_its_names_in_any_case_or_accents() -> None:
+    d = default_signal_data()
+    # data/telegraph.yaml: Valletta is also "Malta", Bône also "Bona", London also "Admiralty".
+    assert d.station("Malta") is d.station("valletta") is d.station("  VALLETTA ")
+    assert d.station("Bona") is d.station("Bone") is d.station("Bône")
+    assert d.station("Admiralty").name == "London"
+    # The lookup agrees with the plain search over the stations (the first station a name matches).
+    for s in d.stations:
+        for n in (s.name, *s.aka):
+            assert d.station(n) is find_station(d.stations, n)
+    with pytest.raises(KeyError, match="unknown telegraph station 'Atlantis'"):
+        d.station("Atlantis")
 
 
 def test_cable_routing_factor_is_computed_from_the_sourced_cables() -> None:
