@@ -167,20 +167,13 @@ class SignalData:
 
     def station(self, name: str) -> Station:
         """The telegraph station known by ``name`` or one of its other names (any case or accents)."""
-        st = self._by_key.get(place_key(name))
-        if st is None:
-            raise KeyError(f"unknown telegraph station {name!r}")
-        return st
+        return _look_up(self._by_key, name)
 
     @functools.cached_property
     def _by_key(self) -> dict[str, Station]:
-        """Each station by the lookup key of each of its names, the first station for a name two share
-        (as ``find_station`` takes it): every force that enters a port looks its station up, in every run."""
-        out: dict[str, Station] = {}
-        for s in self.stations:
-            for n in (s.name, *s.aka):
-                out.setdefault(place_key(n), s)
-        return out
+        """The stations' index (``station_index``), made once: every force that enters a port looks
+        its station up, in every run."""
+        return station_index(self.stations)
 
     def set_for(self, nation: str, ship_type: str) -> str | None:
         """The key of the W/T set a ship of ``nation`` and ``ship_type`` carries, or None (no W/T)."""
@@ -190,13 +183,21 @@ class SignalData:
         return None
 
 
-def find_station(stations: tuple[Station, ...], name: str) -> Station:
-    """The station of ``stations`` known by ``name`` or one of its other names; KeyError if none."""
-    key = place_key(name)
+def station_index(stations: tuple[Station, ...]) -> dict[str, Station]:
+    """Each station by the lookup key (``place_key``) of each of its names; where two share a name,
+    the first of ``stations``."""
+    out: dict[str, Station] = {}
     for s in stations:
-        if key in {place_key(n) for n in (s.name, *s.aka)}:
-            return s
-    raise KeyError(f"unknown telegraph station {name!r}")
+        for n in (s.name, *s.aka):
+            out.setdefault(place_key(n), s)
+    return out
+
+
+def _look_up(index: Mapping[str, Station], name: str) -> Station:
+    st = index.get(place_key(name))
+    if st is None:
+        raise KeyError(f"unknown telegraph station {name!r}")
+    return st
 
 
 # ------------------------------------------------------------------------------------- file schema
@@ -363,11 +364,12 @@ def parse_signal_data(telegraph: Mapping[str, Any], wireless: Mapping[str, Any],
                            r.land_line_routing_factor, r.headquarters.dispatch_min, r.headquarters.capacity,
                            r.relay.handling_min, r.relay.capacity, r.relay.capital_capacity)
     stations = _stations(t, places, f"{origin} (telegraph)")
+    index = station_index(stations)
     links: list[Link] = []
     pairs: set[frozenset[str]] = set()
     for i, m in enumerate(t.links):
         try:
-            a, b = find_station(stations, m.a), find_station(stations, m.b)
+            a, b = _look_up(index, m.a), _look_up(index, m.b)
         except KeyError as exc:
             raise SignalDataError(f"{origin} (telegraph): link {i + 1} {m.a!r} - {m.b!r}: {exc}") from None
         pair = frozenset((a.name, b.name))
@@ -389,7 +391,7 @@ def parse_signal_data(telegraph: Mapping[str, Any], wireless: Mapping[str, Any],
     shores = []
     for s in w.shore_stations:
         try:
-            tele = find_station(stations, s.telegraph).name
+            tele = _look_up(index, s.telegraph).name
         except KeyError as exc:
             raise SignalDataError(f"{origin} (wireless): shore station {s.name!r}, field 'telegraph': {exc}") from None
         wset = WirelessSet(f"shore:{s.name}", s.day_nm, s.night_nm, s.receive_factor, s.source)

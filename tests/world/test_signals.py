@@ -16,15 +16,15 @@ from hypothesis import strategies as st
 
 from campaign.geo.earth import M_PER_NM, distance_nm, forward
 from campaign.geo.land import default_land
-from campaign.geo.places import default_places
+from campaign.geo.places import default_places, place_key
 from campaign.world.clock import Clock
 from campaign.world.records import Recorder
 from campaign.world.sea_areas import default_sea_areas, sea_area_at
 from campaign.world.signal_data import (
     TELEGRAPH_FILE,
     WIRELESS_FILE,
+    SignalDataError,
     default_signal_data,
-    find_station,
     parse_signal_data,
 )
 from campaign.world.signals import BOUND_MARGIN_M, Message, SignalNetwork, default_is_night
@@ -125,12 +125,26 @@ def test_a_station_is_found_by_any_of_its_names_in_any_case_or_accents() -> None
     assert d.station("Malta") is d.station("valletta") is d.station("  VALLETTA ")
     assert d.station("Bona") is d.station("Bone") is d.station("Bône")
     assert d.station("Admiralty").name == "London"
-    # The lookup agrees with the plain search over the stations (the first station a name matches).
+    # Every name of every station finds the first station that bears it, as a plain search would.
     for s in d.stations:
         for n in (s.name, *s.aka):
-            assert d.station(n) is find_station(d.stations, n)
+            first = next(x for x in d.stations if place_key(n) in {place_key(m) for m in (x.name, *x.aka)})
+            assert d.station(n) is first
     with pytest.raises(KeyError, match="unknown telegraph station 'Atlantis'"):
         d.station("Atlantis")
+
+
+def test_a_link_or_shore_station_naming_an_unknown_station_is_refused_naming_the_entry() -> None:
+    tel, wl = (yaml.safe_load(f.read_text()) for f in (TELEGRAPH_FILE, WIRELESS_FILE))
+    first = tel["links"][0]
+    tel["links"][0] = {**first, "a": "Atlantis"}
+    with pytest.raises(SignalDataError, match=rf"link 1 'Atlantis' - '{first['b']}': .*unknown telegraph station 'Atlantis'"):
+        parse_signal_data(tel, wl)
+    tel["links"][0] = first
+    shore = wl["shore_stations"][0]
+    wl["shore_stations"][0] = {**shore, "telegraph": "Atlantis"}
+    with pytest.raises(SignalDataError, match=rf"shore station '{shore['name']}', field 'telegraph'"):
+        parse_signal_data(tel, wl)
 
 
 def test_cable_routing_factor_is_computed_from_the_sourced_cables() -> None:
