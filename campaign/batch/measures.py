@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from campaign.output.run_facts import HOW_WORDS
-from campaign.output.scoring import measures, score
+from campaign.output.scoring import facts_of, measures, score
 from campaign.world.clock import parse_utc
 
 FLAG, COUNT, QUANTITY = "flag", "count", "quantity"
@@ -110,7 +110,8 @@ def flatten(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dic
     """The measures of one run (its records as JSON objects, its meta) by name, in ``MEASURE_NAMES``
     order, each a float (NaN where it does not exist)."""
     events = list(events)
-    m = measures(events, meta)
+    facts = facts_of(events)  # one reading of the records for the measures and the score
+    m = measures(events, meta, facts=facts)
     out: dict[str, float] = {}
     for key, ship in PRINCIPALS.items():
         s = m["ships"].get(ship)
@@ -142,7 +143,7 @@ def flatten(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dic
     coal = m["coal"]["totals"] if "Germany" in m["coal"]["nations"] else {}
     out["german_coal_colliers_t"] = float(coal.get("from_colliers_t", 0.0))
     out["german_coal_neutral_ports_t"] = float(coal.get("in_neutral_ports_t", 0.0))
-    sc = score(events, meta)
+    sc = score(events, meta, facts=facts)
     for key, side in SIDES.items():
         total = ((sc or {}).get("sides") or {}).get(side, {}).get("total")
         out[f"points_{key}"] = _num(total)

@@ -44,8 +44,16 @@ SINK_WORDS = MappingProxyType({"dreadnought": "dreadnought (BB)", "battleship": 
                                "armoured_cruiser": "armoured cruiser (CA)"})
 
 
-def score(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData | None = None) -> dict[str, Any] | None:
+def facts_of(events: Iterable[Rec], data: ScoringData | None = None) -> RunFacts:
+    """The run's facts, as :func:`score` and :func:`measures` read them: made once, they serve both
+    (a run's summary and a batch's measures ask for the two)."""
+    return RunFacts.from_events(events, (data or default_scoring()).definitions)
+
+
+def score(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData | None = None,
+          facts: RunFacts | None = None) -> dict[str, Any] | None:
     """The run's score under its scoring rules (``meta["scoring"]``), or None when it has none.
+    ``facts``: :func:`facts_of` these events with this ``data``, when already made.
 
     Per side (by the scenario's side name): ``player``, ``chart``, ``draw`` (the secret die roll, None if
     the run has no record of it), ``column`` (what that column rewards), ``rows`` and ``additional`` (each
@@ -57,7 +65,8 @@ def score(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData | No
         return None
     data = data or default_scoring()
     rules = victory_rules(name, data)
-    facts = RunFacts.from_events(events, data.definitions)
+    if facts is None:
+        facts = RunFacts.from_events(events, data.definitions)
     considered = set(facts.considered_sunk(rules.considered_sunk_at_end.nations))
     sides: dict[str, dict[str, Any]] = {}
     for chart_name, chart in rules.charts.items():
@@ -236,13 +245,16 @@ def delivered(facts: RunFacts, d: Definitions) -> list[dict[str, Any]]:
 # -------------------------------------------------------------------------------------------- measures
 
 
-def measures(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData | None = None) -> dict[str, Any]:
+def measures(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData | None = None,
+             facts: RunFacts | None = None) -> dict[str, Any]:
     """The historian's measures of a run (see the module's docstring); ``meta`` is the run's meta (unused
-    beyond its presence: every measure comes from the records)."""
+    beyond its presence: every measure comes from the records). ``facts``: :func:`facts_of` these
+    events with this ``data``, when already made."""
     events = list(events)
     data = data or default_scoring()
     d = data.definitions
-    facts = RunFacts.from_events(events, d)
+    if facts is None:
+        facts = RunFacts.from_events(events, d)
     hits = Counter(str(r["unit"]) for r in events if r.get("type") == "hit" and r.get("unit"))
     principal = [s for s in d.principal_ships if s in facts.ships]
     out: dict[str, Any] = {

@@ -13,13 +13,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from campaign.output.scoring import measures, score
+from campaign.output.scoring import facts_of, measures, score
 
 
 def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-ready summary: ``scenario`` (meta), ``events`` (counts by type), ``units``, ``battles``,
     ``scoring`` (None without scoring rules) and ``measures``."""
     events = list(events)
+    facts = facts_of(events)  # one reading of the records for the score and the measures
     counts: Counter[str] = Counter()
     units: dict[str, dict[str, Any]] = {}
     battles: dict[int, dict[str, Any]] = {}
@@ -50,8 +51,8 @@ def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) 
         elif rec["type"] == "arrive" and u in units:
             units[u].setdefault("arrivals", []).append({"t": rec["t"], "at": rec.get("to")})
     return {"scenario": dict(meta), "events": dict(sorted(counts.items())), "units": units,
-            "battles": [battles[k] for k in sorted(battles)], "scoring": score(events, meta),
-            "measures": measures(events, meta)}
+            "battles": [battles[k] for k in sorted(battles)], "scoring": score(events, meta, facts=facts),
+            "measures": measures(events, meta, facts=facts)}
 
 
 def _battle(battles: dict[int, dict[str, Any]], rec: Mapping[str, Any]) -> None:

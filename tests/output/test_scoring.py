@@ -15,7 +15,7 @@ import pytest
 
 from campaign.model.ships import find_ship
 from campaign.model.victory_rules import default_scoring
-from campaign.output.scoring import measures, score
+from campaign.output.scoring import facts_of, measures, score
 from campaign.world.clock import Clock, parse_utc
 
 CLOCK = Clock(parse_utc("1914-08-02T09:00Z"))
@@ -322,6 +322,16 @@ def test_measures_of_actions_hits_contacts_and_coal():
     assert coal["in_neutral_ports_t"] == 1500.0  # Messina: Italy, neutral (no war with Germany on record)
     assert coal["from_colliers_t"] == 1200.0
     assert [x["start"] for x in coal["coalings"]] == [CLOCK.iso(4000.0), CLOCK.iso(5000.0)]
+
+
+def test_facts_read_once_give_the_score_and_measures_read_each_for_itself():
+    """A summary and a batch read the records once for both (``facts_of``): the same score and measures."""
+    events = escaped_germans() + draws(3, 4) + [
+        rec(3000.0, "shelling", "Goeben", CP, force="Goeben", town="Bône", town_nation="France", ships=["Goeben"])]
+    facts = facts_of(events)
+    assert score(events, META, facts=facts) == score(events, META)
+    assert measures(events, META, facts=facts) == measures(events, META)
+    assert score(events, META, facts=facts)["sides"][CP]["total"] is not None
 
 
 def test_the_deadline_and_draw_times_are_the_seeds():
