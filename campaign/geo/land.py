@@ -216,6 +216,19 @@ class Land:
             return q.y + EDGE_STEP_DEG * dy / norm, q.x + EDGE_STEP_DEG * dx / norm
         return None
 
+    def _union_of(self, parts: tuple[int, ...]) -> shapely.Geometry:
+        """The land parts numbered ``parts`` (in this order) as one shape, remembered: merging a coast as
+        long as Italy's with Sicily's takes milliseconds, and doctrine asks for open water again and again
+        off the same few coasts (a watch on the Strait of Messina), in run after run."""
+        memo = self.__dict__.setdefault("_unions", {})  # beside the frozen fields: derived, immutable
+        local = memo.get(parts)
+        if local is None:
+            if len(memo) >= UNIONS_KEPT:
+                memo.clear()
+            geoms = [self.parts_xy[i] for i in parts]
+            local = memo[parts] = shapely.union_all(geoms) if len(geoms) > 1 else geoms[0]
+        return local
+
     def nearest_sea_point(self, lat: float, lon: float, clearance_nm: float) -> tuple[float, float]:
         """The nearest point at least ``clearance_nm`` from land (the point itself if it already is).
 
@@ -231,10 +244,10 @@ class Land:
         for reach_nm in SEA_SEARCH_REACHES_NM:
             search_m = (reach_nm + clearance_nm) * earth.M_PER_NM * 1.3
             window = box(x - search_m, y - search_m, x + search_m, y + search_m)
-            parts = [self.parts_xy[i] for i in self.tree.query(window)]
-            if not parts:
+            found = tuple(self.tree.query(window).tolist())
+            if not found:
                 continue
-            local = shapely.union_all(parts) if len(parts) > 1 else parts[0]
+            local = self._union_of(found)
             # Plane metres are stretched by up to ~1.3 relative to true metres: over-buffer a little,
             # then check the true clearance of the answer.
             for factor in (1.05, 1.3, 1.6):
@@ -250,6 +263,10 @@ class Land:
                 if not self.is_land(qlat, qlon) and self.distance_to_land_nm(qlat, qlon) >= clearance_nm * 0.999:
                     return qlat, qlon
         raise ValueError(f"no sea within 30 nm of {lat:.4f}, {lon:.4f}")
+
+
+# The land shapes nearest_sea_point has merged, by the parts merged: this many at most.
+UNIONS_KEPT = 64
 
 
 # The quick step off a straight shore goes this much beyond the clearance (plane metres are up to a few

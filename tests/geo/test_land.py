@@ -64,6 +64,18 @@ def test_nearest_sea_point_is_the_nearest_clear_water(lat, lon) -> None:
     assert d_got <= best + 0.6  # within the grid's spacing (0.6 nm)
 
 
+def test_nearest_sea_point_gives_the_same_answer_with_the_coasts_merged_before_or_not() -> None:
+    """The merged coasts are remembered (a watch off the Strait of Messina asks again and again): the
+    answer from the remembered shape is the answer from a fresh merge, to the last bit."""
+    land = default_land()
+    off_messina = (38.048413991336865, 15.680593109602865)  # asked by a watch on the strait (seed 1)
+    land.__dict__.pop("_unions", None)
+    fresh = land.nearest_sea_point(*off_messina, 0.4)
+    assert land.__dict__["_unions"]  # Sicily's and Calabria's coasts, merged
+    assert land.nearest_sea_point(*off_messina, 0.4) == fresh
+    assert not land.is_land(*fresh) and land.distance_to_land_nm(*fresh) >= 0.4 * 0.999
+
+
 @pytest.mark.parametrize("lat, lon", [(38.19, 15.56), (35.90, 14.51), (37.95, 15.70), (36.70, 15.14),
                                       (40.15, 26.40), (37.10, 25.82), (38.40, 16.40)])
 def test_the_quick_step_off_shore_is_clear_and_near_the_exact_answer(lat, lon) -> None:
