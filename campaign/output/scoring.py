@@ -66,7 +66,7 @@ def score(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData | No
     data = data or default_scoring()
     rules = victory_rules(name, data)
     if facts is None:
-        facts = RunFacts.from_events(events, data.definitions)
+        facts = facts_of(events, data)
     considered = set(facts.considered_sunk(rules.considered_sunk_at_end.nations))
     sides: dict[str, dict[str, Any]] = {}
     for chart_name, chart in rules.charts.items():
@@ -254,7 +254,7 @@ def measures(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData |
     data = data or default_scoring()
     d = data.definitions
     if facts is None:
-        facts = RunFacts.from_events(events, d)
+        facts = facts_of(events, data)
     hits = Counter(str(r["unit"]) for r in events if r.get("type") == "hit" and r.get("unit"))
     principal = [s for s in d.principal_ships if s in facts.ships]
     out: dict[str, Any] = {
