@@ -1,0 +1,125 @@
+"""Benchmark: the machine instructions a replicate of the historical campaign executes, counted by callgrind.
+
+    python bench/bench_instructions.py [--seeds 1,2,3]
+
+Wall-clock figures on a shared 2-core machine drift by 10-20 % within an hour, which hides a change
+worth a few per cent. Valgrind's callgrind counts the instructions a process executes instead: the
+same count for the same code, inputs and environment, whatever else the machine is doing. So a change
+is measured by running this on the commit before it and on the commit with it.
+
+Runs, under callgrind, two processes side by side on the two cores, then two more: one that warms up
+(imports, the sea graph, the scenario, and a first replicate, seed 0, which works out the sea routes and
+light tables later replicates find kept, as ``bench_run`` does) and one that warms up and then runs
+the seeds; the difference, over the seeds, is a replicate's cost. Likewise raw SimPy: a process doing
+as many timeouts as the seeds' replicates averaged SimPy events, less one doing none. Prints both and
+their ratio. Callgrind runs Python about fifty times slower: some four minutes for three seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SCENARIO = ROOT / "scenarios" / "goeben_1914.yaml"
+WARM_SEED = 0  # the replicate that warms a process up, as in bench_run
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    """An argparse ``type``: seeds (whole numbers, 1 or more, none twice) separated by commas."""
+    try:
+        seeds = tuple(int(s) for s in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of whole numbers such as 1,2,3") from None
+    if any(s < 1 for s in seeds) or len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"{text!r}: seeds are 1 or more, none twice (seed {WARM_SEED} warms up)")
+    return seeds
+
+
+def _campaign(seeds: tuple[int, ...]) -> None:
+    """The measured child: warm up, run ``seeds``, print the SimPy events of each."""
+    from campaign.scenario.loader import load_scenario
+    from campaign.world.world import World
+
+    sc = load_scenario(SCENARIO)
+    for seed in (WARM_SEED, *seeds):
+        world = World(sc, seed)
+        env, steps = world.env, 0
+        while env.peek() < world.end_min:
+            env.step()
+            steps += 1
+        env.run(until=world.end_min)
+        world.finish()
+        if seed != WARM_SEED:
+            print(steps)
+
+
+def _simpy(n_events: int) -> None:
+    """The raw SimPy child: one process yielding ``n_events`` timeouts."""
+    import simpy
+
+    env = simpy.Environment()
+
+    def ticker(env):
+        for _ in range(n_events):
+            yield env.timeout(1)
+
+    env.process(ticker(env))
+    env.run()
+
+
+def _counted(*child: str) -> tuple[int, str]:
+    """(instructions, standard output) of this script run as ``child`` under callgrind."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                          __file__, "--child", *child], capture_output=True, text=True, check=False)
+    found = COLLECTED.search(out.stderr)
+    if out.returncode != 0 or found is None:
+        sys.exit(f"bench_instructions: the child {' '.join(child)} failed under valgrind:\n{out.stderr[-2000:]}")
+    return int(found.group(1)), out.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=_seeds, default=(1, 2, 3), help="replicates to count (default 1,2,3)")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        kind, *rest = args.child
+        if kind == "campaign":
+            _campaign(tuple(int(s) for s in rest))
+        else:
+            _simpy(int(rest[0]))
+        return
+    if shutil.which("valgrind") is None:
+        parser.error("valgrind is not installed (Debian's package valgrind)")
+    seeds = args.seeds
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        warm = pool.submit(_counted, "campaign")
+        ran = pool.submit(_counted, "campaign", *map(str, seeds))
+        warm_ir, _ = warm.result()
+        ran_ir, printed = ran.result()
+    events = [int(x) for x in printed.split()]
+    per_replicate = (ran_ir - warm_ir) / len(seeds)
+    mean_events = round(sum(events) / len(events))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        idle = pool.submit(_counted, "simpy", "0")
+        ticking = pool.submit(_counted, "simpy", str(mean_events))
+        raw = ticking.result()[0] - idle.result()[0]
+    print(f"scenario        {SCENARIO.name}")
+    print(f"seeds           {','.join(map(str, seeds))} (after seed {WARM_SEED}, which warms the process up)")
+    print(f"replicate       {per_replicate / 1e9:8.3f} G instructions, the mean of {len(seeds)}")
+    print(f"SimPy events    {mean_events:8d} (the mean)")
+    print(f"raw SimPy       {raw / 1e6:8.1f} M instructions for {mean_events} timeouts")
+    print(f"ratio           {per_replicate / raw:8.1f} x raw SimPy for the same number of events")
+
+
+if __name__ == "__main__":
+    main()

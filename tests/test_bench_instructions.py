@@ -1,0 +1,54 @@
+"""bench/bench_instructions.py's parts that run without valgrind: its seeds' argument and its reading
+of callgrind's report."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_instructions.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_instructions", PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[spec.name]
+
+
+def test_seeds_are_whole_numbers_from_one_none_twice(bench) -> None:
+    assert bench._seeds("1,2,3") == (1, 2, 3)
+    assert bench._seeds("7") == (7,)
+    for bad in ("0,1", "1,1", "a", "1,,2", "-3"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            bench._seeds(bad)
+
+
+def test_the_instructions_are_read_from_callgrinds_report(bench, monkeypatch) -> None:
+    report = "==5501== Events    : Ir\n==5501== Collected : 32056781734\n==5501==\n==5501== I   refs:      32,056,781,734\n"
+    seen: list[list[str]] = []
+
+    def fake_run(cmd, **kwargs):
+        seen.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, stdout="8778\n", stderr=report)
+
+    monkeypatch.setattr(bench.subprocess, "run", fake_run)
+    assert bench._counted("campaign", "1") == (32056781734, "8778\n")
+    assert seen[0][:2] == ["valgrind", "--tool=callgrind"] and seen[0][-3:] == ["--child", "campaign", "1"]
+
+
+def test_a_child_that_fails_under_valgrind_stops_the_benchmark_with_its_report(bench, monkeypatch) -> None:
+    monkeypatch.setattr(bench.subprocess, "run", lambda cmd, **kw: subprocess.CompletedProcess(
+        cmd, 1, stdout="", stderr="Traceback ...\nValueError: boom\n"))
+    with pytest.raises(SystemExit, match="boom"):
+        bench._counted("simpy", "10")
