@@ -71,8 +71,13 @@ HYSTERESIS_NM = 1e-4
 # A prediction searches this far ahead, minutes, before it pauses (see the module's docstring). In the
 # historical campaign four in five of the predictions made for forces in sight of each other go stale
 # before they fire (a re-plan within the hour is usual): searching days ahead is nearly always wasted.
-# Any horizon finds the same changes; 1 to 4 hours cost about the same, and least (seeds 1-15).
-HORIZON_MIN = 240.0
+# Any horizon finds the same changes. Less than a commander's half-hourly look is cheapest: a shadower
+# steers for a station he reaches just after his next look (``doctrine.shadow``), and a search that
+# pauses before that leg's end never works out when the contact would fade were he to stop there.
+# Counted in machine instructions (callgrind, which the machine's load does not disturb), a replicate
+# cost about 5 % less at 20 minutes than at 240 (seeds 1 and 2 and a busy one); 10 and 25 about the
+# same as 20, 30 4 % less, 60 1 % less (docs/performance.md).
+HORIZON_MIN = 20.0
 # Ranges are read this long after a window's start, minutes, so that a change of light or weather at
 # the start belongs to the window it opens.
 AFTER_MIN = 1e-6
