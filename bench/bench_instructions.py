@@ -27,6 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SCENARIO = ROOT / "scenarios" / "goeben_1914.yaml"
 WARM_SEED = 0  # the replicate that warms a process up, as in bench_run
@@ -45,35 +46,22 @@ def _seeds(text: str) -> tuple[int, ...]:
 
 
 def _campaign(seeds: tuple[int, ...]) -> None:
-    """The measured child: warm up, run ``seeds``, print the SimPy events of each."""
+    """The measured child: warm up, run ``seeds`` as ``bench_run`` does, print the SimPy events of each."""
+    from bench_run import one_replicate
+
     from campaign.scenario.loader import load_scenario
-    from campaign.world.world import World
 
     sc = load_scenario(SCENARIO)
-    for seed in (WARM_SEED, *seeds):
-        world = World(sc, seed)
-        env, steps = world.env, 0
-        while env.peek() < world.end_min:
-            env.step()
-            steps += 1
-        env.run(until=world.end_min)
-        world.finish()
-        if seed != WARM_SEED:
-            print(steps)
+    one_replicate(sc, WARM_SEED)
+    for seed in seeds:
+        print(one_replicate(sc, seed)[2])
 
 
 def _simpy(n_events: int) -> None:
-    """The raw SimPy child: one process yielding ``n_events`` timeouts."""
-    import simpy
+    """The raw SimPy child: ``bench_run``'s ticking process, run."""
+    from bench_run import ticking
 
-    env = simpy.Environment()
-
-    def ticker(env):
-        for _ in range(n_events):
-            yield env.timeout(1)
-
-    env.process(ticker(env))
-    env.run()
+    ticking(n_events).run()
 
 
 def _counted(*child: str) -> tuple[int, str]:

@@ -43,8 +43,9 @@ def one_replicate(sc, seed: int) -> tuple[float, int, int]:
     return time.perf_counter() - t0, len(world.rec), steps
 
 
-def raw_simpy(n_events: int) -> float:
-    """Seconds for SimPy to process ``n_events`` timeouts in one process."""
+def ticking(n_events: int) -> simpy.Environment:
+    """A SimPy environment whose one process yields ``n_events`` timeouts: raw SimPy's cost for as many
+    events as a replicate, once run."""
     env = simpy.Environment()
 
     def ticker(env):
@@ -52,6 +53,12 @@ def raw_simpy(n_events: int) -> float:
             yield env.timeout(1)
 
     env.process(ticker(env))
+    return env
+
+
+def raw_simpy(n_events: int) -> float:
+    """Seconds for SimPy to process ``n_events`` timeouts in one process."""
+    env = ticking(n_events)
     t0 = time.perf_counter()
     env.run()
     return time.perf_counter() - t0
