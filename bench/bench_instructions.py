@@ -58,8 +58,8 @@ def _campaign(seeds: tuple[int, ...]) -> None:
 
 
 def _simpy(n_events: int) -> None:
-    """The raw SimPy child: ``bench_run``'s ticking process, run."""
-    from bench_run import ticking
+    """The raw SimPy child: the benchmarks' ticking process (``_raw_simpy``), run with SimPy alone loaded."""
+    from _raw_simpy import ticking
 
     ticking(n_events).run()
 

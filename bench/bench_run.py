@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import simpy
 from _args import count
+from _raw_simpy import ticking
 
 from campaign.geo.routing import default_router
 from campaign.scenario.loader import load_scenario
@@ -41,19 +41,6 @@ def one_replicate(sc, seed: int) -> tuple[float, int, int]:
     env.run(until=world.end_min)
     world.finish()
     return time.perf_counter() - t0, len(world.rec), steps
-
-
-def ticking(n_events: int) -> simpy.Environment:
-    """A SimPy environment whose one process yields ``n_events`` timeouts: raw SimPy's cost for as many
-    events as a replicate, once run."""
-    env = simpy.Environment()
-
-    def ticker(env):
-        for _ in range(n_events):
-            yield env.timeout(1)
-
-    env.process(ticker(env))
-    return env
 
 
 def raw_simpy(n_events: int) -> float:
