@@ -78,6 +78,8 @@ HYSTERESIS_NM = 1e-4
 # cost about 5 % less at 20 minutes than at 240 (seeds 1 and 2 and a busy one); 10 and 25 about the
 # same as 20, 30 4 % less, 60 1 % less (docs/performance.md).
 HORIZON_MIN = 20.0
+# Screens remembered for their pairs of motions (``_screen_bounds``) before all are forgotten.
+SCREENS_KEPT = 512
 # Ranges are read this long after a window's start, minutes, so that a change of light or weather at
 # the start belongs to the window it opens.
 AFTER_MIN = 1e-6
@@ -225,9 +227,11 @@ class SightingModel:
         # Both directions are predicted in one breath from the same motions and meet the same
         # instants, and a geodesic's length does not depend on which end it is measured from.
         self._dists: dict[tuple[int, int], dict[float, float]] | None = None
-        # The last screen (a, b, t0, t1, times, lower bounds): the other direction of a pair, predicted
-        # next with the same motions, screens the same steps with the same (symmetric) distances.
-        self._last_screen: tuple | None = None
+        # Each pair of motions' last screen, (id of one motion, id of the other, lesser first) -> (a, b, t1,
+        # times, lower bounds): the other direction of the pair, predicted next with the same motions,
+        # screens the same steps with the same (symmetric) distances, and a search paused at one of its
+        # steps resumes on the rest of it (see ``_screen_bounds``).
+        self._screens: dict[tuple[int, int], tuple] = {}
         # The hostile directions between two forces, (a, b) -> ``watches(a, b)``: asked for every other
         # force at every change of motion, and fixed for a run (a force keeps its side and its name, and
         # the neutral sides stay neutral: see ``Contacts.hostile``).
@@ -454,12 +458,24 @@ class SightingModel:
 
         Both directions of a pair are predicted one after the other from the same motions: the second
         takes the first's arrays, which are the same doubles (the chord and the summed speeds do not
-        depend on which force comes first), so the screen is made once for the two.
+        depend on which force comes first), so the screen is made once for the two. A search that paused
+        at one of the screen's steps (``Pause``) resumes on the rest of the same screen: the same steps,
+        and the same bounds but perhaps the first, which a fresh screen would work out from the step's
+        start placed on its own rather than in the grid's sweep, a difference in the last bits. That can
+        only decide whether a step in which nothing changes is searched: a step in which the level
+        changes comes within the range less ``HYSTERESIS_NM``, twice that below what the screen asks.
         """
-        last = self._last_screen
-        if (last is not None and last[2] == t0 and last[3] == t1
+        ia, ib = id(a), id(b)  # both motions are held by the entry, so their ids are not reused meanwhile
+        k = (ia, ib) if ia < ib else (ib, ia)
+        last = self._screens.get(k)
+        if (last is not None and last[2] == t1
                 and ((last[0] is a and last[1] is b) or (last[0] is b and last[1] is a))):
-            return last[4], last[5]
+            ts, lower = last[3], last[4]
+            if ts[0] == t0:
+                return ts, lower
+            j = int(np.searchsorted(ts, t0))
+            if j < len(ts) - 1 and ts[j] == t0:
+                return ts[j:], lower[j:]
         ts, d = self._screen(a, b, t0, t1)
         vrel = np.zeros(len(ts) - 1)
         for m in (a, b):
@@ -468,7 +484,9 @@ class SightingModel:
         # Speeds within a motion only ever fall, so those at a step's start bound the step; the
         # distances are chords, never longer than the geodesics, so the bound stays a bound.
         lower = (d[:-1] + d[1:]) / 2.0 - vrel * np.diff(ts) / 60.0 / 2.0
-        self._last_screen = (a, b, t0, t1, ts, lower)
+        if len(self._screens) >= SCREENS_KEPT:
+            self._screens.clear()
+        self._screens[k] = (a, b, t1, ts, lower)
         return ts, lower
 
     def _screen(self, a: Motion, b: Motion, t0: float, t1: float) -> tuple[np.ndarray, np.ndarray]:

@@ -220,6 +220,23 @@ def test_the_other_direction_of_a_pair_takes_the_same_screen() -> None:
     assert len(other[0]) < len(first[0])
 
 
+def test_a_search_resumed_at_a_step_of_its_screen_takes_the_rest_of_it() -> None:
+    # A search paused at a step of the screen resumes on the rest of the same arrays, with the steps a
+    # fresh screen from there would make and its bounds (the first to within the last bits).
+    model, a, b = _pair_model()
+    ts, lower = model._screen_bounds(a, b, 10.0, 900.0)
+    j = 5
+    rest_ts, rest_lower = model._screen_bounds(b, a, float(ts[j]), 900.0)
+    assert np.shares_memory(rest_ts, ts) and np.shares_memory(rest_lower, lower)
+    fresh_ts, fresh_lower = _pair_model()[0]._screen_bounds(a, b, float(ts[j]), 900.0)
+    assert rest_ts.tobytes() == fresh_ts.tobytes()
+    assert rest_lower[1:].tobytes() == fresh_lower[1:].tobytes()
+    assert rest_lower[0] == pytest.approx(fresh_lower[0], abs=1e-9)
+    # A time between two steps is screened afresh.
+    between = model._screen_bounds(a, b, float(ts[j]) + 1.0, 900.0)
+    assert not np.shares_memory(between[0], ts)
+
+
 def test_the_limits_kept_during_a_prediction_are_those_worked_out_afresh() -> None:
     model, a, b = _pair_model()
     model.motions.update(A=a, B=b)
