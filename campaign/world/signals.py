@@ -775,10 +775,16 @@ class SignalNetwork:
             if v.kind != "node" or v is tx or v.set is None or not self.hostile(v.side, tx.side):
                 continue
             assert tx.set is not None
-            llat, llon = v.position(now)
             rf = v.set.receive_factor
             # Hearing is the range by day or by night (times the factor): a chord beyond both settles it.
-            if beyond(xyz, self._xyz((llat, llon)), max(tx.set.day_nm * rf * factor, tx.set.night_nm * rf * factor)):
+            hearing_nm = max(tx.set.day_nm * rf * factor, tx.set.night_nm * rf * factor)
+            # A listener that a route search placed, on the plan it still has, farther from here then than
+            # that chord and all it can have steamed since, is beyond it now: not placed again (about half
+            # of them in the historical campaign).
+            if self._out_of_reach(v, xyz, now, beyond_chord_m(hearing_nm)):
+                continue
+            llat, llon = v.position(now)
+            if beyond(xyz, self._xyz((llat, llon)), hearing_nm):
                 continue
             if float(distance_nm(tlat, tlon, llat, llon)) <= self._range(tx, v, now) * factor:
                 if heard is None:

@@ -586,6 +586,33 @@ def test_interception_reveals_only_sea_and_area() -> None:
     assert "Goeben" not in flat and "Breslau" not in flat and msg.id not in flat
 
 
+def test_a_listener_proved_out_of_hearing_by_its_last_placing_is_not_placed_again() -> None:
+    """Interception asks a moving listener where it is only when where it was last placed, on the plan it
+    still has, and its speed since, leave it possibly within hearing."""
+    env, rec, net = network()
+    asked = {"Far": 0, "Near": 0}
+
+    def moving(name, where):
+        def position(t):
+            asked[name] += 1
+            return where
+        return position
+
+    for name, where in (("Far", at(900, 0)), ("Near", at(100, 0))):
+        net.register(name, "Entente", "United Kingdom", moving(name, where), wireless="light_cruiser",
+                     plan=lambda: ("leg 1", 10.0))
+        net._place({}, net._node(name), 0.0)
+    net.register("Goeben", "Central Powers", "Germany", fixed(BASE), wireless="goeben")
+    net.register("Breslau", "Central Powers", "Germany", fixed(at(30, 180)), wireless="light_cruiser")
+    before = dict(asked)
+    msg = net.send("Goeben", "Breslau", "order", {"rendezvous": "Cape Matapan"}, WORDS)
+    env.run(until=100)
+    assert received(rec, msg) is not None
+    assert asked["Far"] == before["Far"]  # 900 nm off at 10 kn: never asked again
+    assert asked["Near"] > before["Near"]  # within hearing: placed, and it hears
+    assert [r.unit for r in of_type(rec, "intercept")] == ["Near"]
+
+
 # ----------------------------------------------------------------------------------------- jamming
 
 
