@@ -40,6 +40,7 @@ def test_the_instructions_are_read_from_callgrinds_report(bench, monkeypatch) ->
 
     def fake_run(cmd, **kwargs):
         seen.append(cmd)
+        assert kwargs["env"]["PYTHONHASHSEED"] == bench.HASH_SEED  # every child hashes strings alike
         return subprocess.CompletedProcess(cmd, 0, stdout="8778\n", stderr=report)
 
     monkeypatch.setattr(bench.subprocess, "run", fake_run)
