@@ -6,9 +6,9 @@ Wall-clock figures on a shared 2-core machine drift by 10-20 % within an hour, w
 worth a few per cent. Valgrind's callgrind counts the instructions a process executes instead: the
 same count for the same code, inputs and environment, whatever else the machine is doing. So a change
 is measured by running this on the commit before it and on the commit with it. Each child runs with the
-same string-hash seed (``PYTHONHASHSEED``): Python seeds it at random in every process, and the order of
-sets and dicts it changes made two processes of the same code differ by 0.2 %; with it fixed, by about
-0.1 % (what is left follows where objects fall in memory). A change smaller than that is not measured.
+same string-hash seed (``PYTHONHASHSEED``): Python draws one at random for every process, and the other
+order of sets and dicts that follows made two processes of the same code differ by 0.2 %; with the seed
+fixed, by about 0.1 % (what is left follows where objects fall in memory). A smaller change is not measured.
 
 Runs, under callgrind, two processes side by side on the two cores, then two more: one that warms up
 (imports, the sea graph, the scenario, and a first replicate, seed 0, which works out the sea routes and
