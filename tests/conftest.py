@@ -1,9 +1,13 @@
-"""Shared fixtures: small scenarios written to temporary files."""
+"""Shared fixtures: small scenarios written to temporary files; the benchmarks loaded as modules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -43,3 +47,20 @@ def write_scenario(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
+
+
+@contextmanager
+def bench_module(name: str) -> Iterator[ModuleType]:
+    """``bench/<name>.py`` loaded as a module (the benchmarks are scripts, not a package), registered in
+    ``sys.modules`` while in use (a dataclass in it looks its module up there), then removed."""
+    spec = importlib.util.spec_from_file_location(name, BENCH_DIR / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[name]

@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import simpy
 
-PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_events.py"
+from tests.conftest import BENCH_DIR, bench_module
+
+PATH = BENCH_DIR / "bench_events.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_events", PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    try:
-        spec.loader.exec_module(module)
+    with bench_module("bench_events") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 def _ticker(env: simpy.Environment, n: int):

@@ -4,26 +4,17 @@ of callgrind's report."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_instructions.py"
+from tests.conftest import bench_module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_instructions", PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
+    with bench_module("bench_instructions") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 def test_seeds_are_whole_numbers_from_one_none_twice(bench) -> None:

@@ -3,26 +3,17 @@ shares add up to the time taken, and the wrapped methods are restored."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
-from pathlib import Path
 
 import pytest
 
-PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_shares.py"
+from tests.conftest import bench_module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_shares", PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    try:
-        spec.loader.exec_module(module)
+    with bench_module("bench_shares") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 def test_a_nested_call_is_counted_in_its_own_subsystem_not_its_callers(bench, monkeypatch) -> None:
