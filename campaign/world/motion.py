@@ -227,6 +227,41 @@ def bearing_deg(a: Motion, b: Motion, t_min: float) -> float:
     return earth.WGS84.inv(float(lo), float(la), float(mb), float(lb))[0] % 360.0
 
 
+# Slack (m) for the rounding of the points and chords that ``chord_floor_nm`` works from: pyproj's
+# geodesics are good to nanometres and an Earth-centred point to about a centimetre.
+FLOOR_SLACK_M = 1.0
+
+
+def chord_floor_nm(a: Motion, b: Motion, t0_min: float, t1_min: float) -> float:
+    """A lower bound (nm) on the distance between forces on motions ``a`` and ``b`` all through
+    [t0_min, t1_min], or -inf when either turns or stops inside it.
+
+    Between its turns a force steams along one geodesic at one speed ``s``. A geodesic's curvature in
+    space is the ellipsoid's normal curvature along it, at most 1/(a(1 - e²)) (the meridian's at the
+    equator, 6,335 km), so the force strays from the straight line between its two ends by at most
+    s²T²/8 times that (a curve of curvature k at speed s bends away from its chord by at most
+    k s² (t - t0)(t1 - t)/2). The two forces' offset then strays from the segment between its values
+    at the ends by the sum of the two, and the segment's nearest approach to the origin, less that,
+    bounds their chord from below; a chord is never longer than the geodesic.
+    """
+    if a.next_breakpoint(t0_min) < t1_min or b.next_breakpoint(t0_min) < t1_min:
+        return -math.inf
+    ax0, ay0, az0 = ecef_point(*a.position(t0_min))
+    bx0, by0, bz0 = ecef_point(*b.position(t0_min))
+    ax1, ay1, az1 = ecef_point(*a.position(t1_min))
+    bx1, by1, bz1 = ecef_point(*b.position(t1_min))
+    rx, ry, rz = ax0 - bx0, ay0 - by0, az0 - bz0  # the offset at t0 ...
+    dx, dy, dz = ax1 - bx1 - rx, ay1 - by1 - ry, az1 - bz1 - rz  # ... and its change by t1
+    dd = dx * dx + dy * dy + dz * dz
+    u = 0.0 if dd == 0.0 else min(max(-(rx * dx + ry * dy + rz * dz) / dd, 0.0), 1.0)
+    nearest_m = math.sqrt((rx + u * dx) ** 2 + (ry + u * dy) ** 2 + (rz + u * dz) ** 2)
+    m_per_min = earth.M_PER_NM / 60.0
+    sa, sb = a.speed_at(t0_min) * m_per_min, b.speed_at(t0_min) * m_per_min
+    least_radius_m = earth.WGS84.a * (1.0 - earth.WGS84.es)
+    stray_m = (sa * sa + sb * sb) * (t1_min - t0_min) ** 2 / (8.0 * least_radius_m)
+    return (nearest_m - stray_m - FLOOR_SLACK_M) / earth.M_PER_NM
+
+
 def closing_speed_bound(a: Motion, b: Motion) -> float:
     """An upper bound, in knots, on how fast the distance between the two can change."""
     return a.max_speed() + b.max_speed()

@@ -54,7 +54,7 @@ from campaign.geo import earth
 from campaign.geo.seagraph import PLANE_STRETCH_MAX
 from campaign.model.ships import Ship
 from campaign.paths import DATA_DIR
-from campaign.world.motion import Motion, bearing_deg, distance_nm, ecef_point
+from campaign.world.motion import Motion, bearing_deg, chord_floor_nm, distance_nm, ecef_point
 
 SIGHTING_FILE = DATA_DIR / "sighting.yaml"
 LIGHTS = ("day", "twilight", "moonlit_night", "dark_night")
@@ -544,7 +544,8 @@ class SightingModel:
             w_end = self._next_break(a, b, t, t1)
             hits = []
             if closer is not None:
-                hits.append(self._first_below(f, t, w_end, closer, a.speed_at(t) + b.speed_at(t)))
+                hits.append(self._first_below(f, t, w_end, closer, a.speed_at(t) + b.speed_at(t),
+                                              lambda t0=t, t1=w_end: chord_floor_nm(a, b, t0, t1)))
             if farther is not None:
                 hits.append(self._first_above(f, t, w_end, farther))
             hits = [h for h in hits if h is not None]
@@ -598,11 +599,14 @@ class SightingModel:
 
     @staticmethod
     def _first_below(f: Callable[[float], float], t0: float, t1: float, r: float,
-                     vrel_kn: float = math.inf) -> float | None:
+                     vrel_kn: float = math.inf, floor: Callable[[], float] | None = None) -> float | None:
         """First t in [t0, t1] with f(t) <= r, for convex f with f(t0) > r.
 
         ``vrel_kn`` bounds |f'| (nm/h): with it a golden-section search for the minimum stops as soon
-        as a point within ``r`` is found or the bracket provably stays outside it.
+        as a point within ``r`` is found or the bracket provably stays outside it. ``floor`` gives a
+        lower bound on f over the whole of [t0, t1] (``motion.chord_floor_nm``), asked only when the
+        ends and ``vrel_kn`` cannot rule the window out: above ``r`` it spares the search, which could
+        then only have ended finding nothing.
         """
         if r <= 0:
             return None
@@ -615,6 +619,8 @@ class SightingModel:
         span = t1 - t0
         if span <= T_TOL_MIN or (f0 + f1 - vrel_kn * span / 60.0) / 2.0 > r:
             return None  # even closing at full speed from both ends it cannot dip to r
+        if floor is not None and floor() > r:
+            return None  # their relative track keeps them beyond r (forces in company, or passing)
         # Golden-section search for the minimum of the convex f, watching for a point within r.
         g = (math.sqrt(5.0) - 1.0) / 2.0
         a, b, fa, fb = t0, t1, f0, f1

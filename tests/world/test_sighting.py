@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from campaign.geo import earth
 from campaign.model.ships import default_ships
 from campaign.scenario.loader import load_scenario
+from campaign.world import sighting as sighting_mod
 from campaign.world.conditions import ClearDay
 from campaign.world.motion import Motion
 from campaign.world.sighting import LEVELS, SightingModel, default_sighting_rules
@@ -262,12 +264,16 @@ class _Forgetful(dict):
         pass
 
 
-def _records(variant: str, seed: int, *, remembering: bool, monkeypatch) -> tuple[list[str], int]:
+def _records(variant: str, seed: int, *, remembering: bool, monkeypatch,
+             floored: bool = True) -> tuple[list[str], int]:
     """(every record as text, distances the model measured) of one run, with or without what the model
-    remembers between its questions (hostile directions; distances shared by a pair's two directions)."""
+    remembers between its questions (hostile directions; distances shared by a pair's two directions),
+    and with or without the floor on a window's distance (``motion.chord_floor_nm``)."""
     from campaign.batch.replicate import scenario_of
     from campaign.paths import SCENARIO_DIR
 
+    if not floored:
+        monkeypatch.setattr(sighting_mod, "chord_floor_nm", lambda a, b, t0, t1: -math.inf)
     if not remembering:
         monkeypatch.setattr(SightingModel, "_measured", lambda self, a, b: {})
     world = World(scenario_of(str(SCENARIO_DIR / SCENARIO), variant), seed)
@@ -285,6 +291,48 @@ def test_what_the_model_remembers_changes_no_record(variant, seed, monkeypatch) 
     assert kept == afresh  # every record, byte for byte
     assert any("type='sighting'" in r for r in kept)
     assert n_kept < 0.97 * n_afresh  # the other direction of a pair measured less
+
+
+@pytest.mark.parametrize("variant, seed", [("base", 2), ("troubridge_engages", 1)])
+def test_the_floor_on_a_windows_distance_changes_no_record(variant, seed, monkeypatch) -> None:
+    floored, n_floored = _records(variant, seed, remembering=True, monkeypatch=monkeypatch)
+    bare, n_bare = _records(variant, seed, remembering=True, monkeypatch=monkeypatch, floored=False)
+    assert floored == bare  # every record, byte for byte
+    assert any("type='sighting'" in r for r in floored)
+    assert n_floored < 0.97 * n_bare  # searches in windows the forces' relative track rules out were spared
+
+
+def test_a_floor_above_the_range_spares_the_search_and_one_below_it_changes_nothing() -> None:
+    # A convex distance whose least, 10.01 nm at minute 5, is just outside a 10 nm range: the ends and the
+    # closing speed cannot rule the window out, so without a floor the golden-section search runs to its
+    # tolerance to find nothing; a floor of 10.005 nm ends it at once, before asking any point inside.
+    def counted(g):
+        asked = []
+
+        def f(t: float) -> float:
+            asked.append(t)
+            return g(t)
+        return f, asked
+
+    def outside(t: float) -> float:
+        return 10.01 + 0.001 * (t - 5.0) ** 2
+
+    f, asked = counted(outside)
+    assert SightingModel._first_below(f, 0.0, 10.0, 10.0, 60.0) is None
+    assert len(asked) > 10
+    f, asked = counted(outside)
+    assert SightingModel._first_below(f, 0.0, 10.0, 10.0, 60.0, lambda: 10.005) is None
+    assert asked == [0.0, 10.0]
+
+    def dipping(t: float) -> float:  # within range from about minute 2.76 to 7.24
+        return 9.95 + 0.01 * (t - 5.0) ** 2
+
+    f, asked = counted(dipping)
+    found = SightingModel._first_below(f, 0.0, 10.0, 10.0, 60.0)
+    g, asked_floored = counted(dipping)
+    assert SightingModel._first_below(g, 0.0, 10.0, 10.0, 60.0, lambda: 9.9) == found
+    assert found == pytest.approx(5.0 - 0.05 ** 0.5 * 10.0, abs=1e-3)
+    assert asked_floored == asked
 
 
 def test_the_hostile_directions_remembered_are_those_asked_at_the_end_of_the_run() -> None:
