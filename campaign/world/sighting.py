@@ -442,6 +442,8 @@ class SightingModel:
             for i in np.nonzero(lower <= reach + HYSTERESIS_NM)[0].tolist():
                 if i > 0 and ts[i] >= horizon:
                     return Pause(float(ts[i]))  # a step of the shared grid: the screen resumes on it
+                if self._out_of_sight_through(key, a, float(ts[i]), float(ts[i + 1]), float(lower[i])):
+                    continue
                 ev = self._exact(key, a, b, float(ts[i]), float(ts[i + 1]))
                 if ev is not None:
                     return ev
@@ -451,6 +453,23 @@ class SightingModel:
         if self._dist(a, b, t) > reach + HYSTERESIS_NM:
             return None  # both lying still, out of sight of each other for good
         return self._exact(key, a, b, t, t1, horizon)
+
+    def _out_of_sight_through(self, key: tuple[str, str], a: Motion, t0: float, t1: float,
+                              lower_nm: float) -> bool:
+        """True if the pair, out of sight, surely stays so through the screening step [t0, t1], in which
+        the forces are never nearer than ``lower_nm``: the light and the weather at the observer (``a``)
+        hold all through it, and what they let be seen is nearer than that.
+
+        The screen asks whether the forces come within the farthest the target is ever seen (the best
+        light, clear weather); most steps it lets through in vain lie at night, in twilight or in haze.
+        The ranges are those the step's search would read first (``_limits_for`` at its start, kept for
+        the prediction), so the search, were it made, could only find nothing.
+        """
+        closer = self._limits_for(key, self.pairs[key], *self.seen_in(key, t0 + AFTER_MIN))[2]
+        if closer is not None and lower_nm <= closer:
+            return False
+        # (Past the step's end by the search's own offset: it reads the light just after each window's start.)
+        return self.conditions.next_change(a, t0, t1 + 2.0 * AFTER_MIN) is None
 
     def _screen_bounds(self, a: Motion, b: Motion, t0: float, t1: float) -> tuple[np.ndarray, np.ndarray]:
         """The screen's times from t0 to t1 (see ``_screen``) and, for each step between two of them, a

@@ -239,6 +239,62 @@ def test_a_search_resumed_at_a_step_of_its_screen_takes_the_rest_of_it() -> None
     assert not np.shares_memory(between[0], ts)
 
 
+class NightThenDay(ClearDay):
+    """A dark night until ``dawn_min``, daylight after."""
+
+    def __init__(self, dawn_min: float) -> None:
+        self.dawn_min = dawn_min
+
+    def light(self, lat, lon, t_min):
+        return "dark_night" if t_min < self.dawn_min else "day"
+
+    def next_change(self, motion, t0, t1):
+        return self.dawn_min if t0 < self.dawn_min < t1 else None
+
+
+DAWN_MIN = 255.0  # inside the screening step from 240 to 270 minutes
+
+
+@pytest.mark.parametrize("light", ["dark_night", "day", "dawn"])
+def test_a_screened_step_whose_light_keeps_the_forces_out_of_sight_is_not_searched(light, monkeypatch) -> None:
+    # A cruiser steams east along 37 N past a ship lying still north of her track, nearer than the
+    # farthest a ship is ever seen (the best light, which the screen asks) but farther than a dark night
+    # lets her be seen. At night the steps the screen lets through are ruled out by their light and
+    # never searched; by day they are searched, and the sighting is found; when dawn breaks inside a
+    # step, that step is searched, and the sighting falls at dawn. Each prediction is the one made
+    # searching every step.
+    from campaign.geo.route import Route
+
+    conditions = {"dark_night": DayThenNight(-1.0, "dark_night"), "day": ClearDay(),
+                  "dawn": NightThenDay(DAWN_MIN)}[light]
+
+    def predict(pruning: bool) -> tuple[Any, int]:
+        model = SightingModel(None, NO_MISS, conditions, np.random.default_rng(0), 1e9, hostile=lambda a, b: True,
+                              ships_of=lambda n: [SHIPS["Goeben"]], on_change=lambda *a: None)
+        reach = model._reach("B")
+        night = max(RULES.ranges([SHIPS["Goeben"]], "dark_night", 1.0, False)[:2])
+        assert night < reach
+        lat_b, lon_b = earth.forward(37.0, 17.5, 0.0, (night + reach) / 2.0)
+        model.motions.update(A=Motion(1, 0.0, 37.0, 19.0, Route.through([37.0, 37.0], [16.0, 19.0]), 15.0),
+                             B=Motion(1, 0.0, lat_b, lon_b))
+        searched = []
+        exact = model._exact
+        monkeypatch.setattr(model, "_exact", lambda *a, **k: searched.append(a[3]) or exact(*a, **k))
+        if not pruning:
+            monkeypatch.setattr(model, "_out_of_sight_through", lambda *a: False)
+        return model.next_event(("A", "B"), 0.0, 900.0), len(searched)
+
+    (pruned, n_pruned), (searched, n_searched) = predict(True), predict(False)
+    assert pruned == searched and n_searched > 0
+    if light == "dark_night":
+        assert pruned is None and n_pruned == 0
+    elif light == "day":
+        assert pruned is not None and pruned.level == 1 and pruned.t_min < DAWN_MIN and n_pruned == n_searched
+    else:
+        assert pruned is not None and pruned.level == 1 and pruned.t_min == pytest.approx(DAWN_MIN)
+        assert 0 < n_pruned < n_searched
+
+
 def test_the_limits_kept_during_a_prediction_are_those_worked_out_afresh() -> None:
     model, a, b = _pair_model()
     model.motions.update(A=a, B=b)
@@ -265,15 +321,18 @@ class _Forgetful(dict):
 
 
 def _records(variant: str, seed: int, *, remembering: bool, monkeypatch,
-             floored: bool = True) -> tuple[list[str], int]:
+             without: str | None = None) -> tuple[list[str], int]:
     """(every record as text, distances the model measured) of one run, with or without what the model
     remembers between its questions (hostile directions; distances shared by a pair's two directions),
-    and with or without the floor on a window's distance (``motion.chord_floor_nm``)."""
+    and ``without`` one of its shortcuts: "floor" (``motion.chord_floor_nm``, a window's least distance)
+    or "light" (``SightingModel._out_of_sight_through``, a screened step ruled out by its light)."""
     from campaign.batch.replicate import scenario_of
     from campaign.paths import SCENARIO_DIR
 
-    if not floored:
+    if without == "floor":
         monkeypatch.setattr(sighting_mod, "chord_floor_nm", lambda a, b, t0, t1: -math.inf)
+    elif without == "light":
+        monkeypatch.setattr(SightingModel, "_out_of_sight_through", lambda self, *a: False)
     if not remembering:
         monkeypatch.setattr(SightingModel, "_measured", lambda self, a, b: {})
     world = World(scenario_of(str(SCENARIO_DIR / SCENARIO), variant), seed)
@@ -293,13 +352,16 @@ def test_what_the_model_remembers_changes_no_record(variant, seed, monkeypatch) 
     assert n_kept < 0.97 * n_afresh  # the other direction of a pair measured less
 
 
+@pytest.mark.parametrize("shortcut", ["floor", "light"])
 @pytest.mark.parametrize("variant, seed", [("base", 2), ("troubridge_engages", 1)])
-def test_the_floor_on_a_windows_distance_changes_no_record(variant, seed, monkeypatch) -> None:
-    floored, n_floored = _records(variant, seed, remembering=True, monkeypatch=monkeypatch)
-    bare, n_bare = _records(variant, seed, remembering=True, monkeypatch=monkeypatch, floored=False)
-    assert floored == bare  # every record, byte for byte
-    assert any("type='sighting'" in r for r in floored)
-    assert n_floored < 0.97 * n_bare  # searches in windows the forces' relative track rules out were spared
+def test_the_searches_shortcuts_change_no_record(variant, seed, shortcut, monkeypatch) -> None:
+    # The floor spares windows the forces' relative track keeps out of range; the light, screened steps
+    # whose light and weather keep them out of sight. Neither may change what is found.
+    taken, n_taken = _records(variant, seed, remembering=True, monkeypatch=monkeypatch)
+    bare, n_bare = _records(variant, seed, remembering=True, monkeypatch=monkeypatch, without=shortcut)
+    assert taken == bare  # every record, byte for byte
+    assert any("type='sighting'" in r for r in taken)
+    assert n_taken < 0.99 * n_bare  # distances the shortcut spared measuring
 
 
 def test_a_floor_above_the_range_spares_the_search_and_one_below_it_changes_nothing() -> None:
