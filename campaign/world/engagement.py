@@ -134,15 +134,16 @@ class Engagements:
         return distance_nm(la, lo, lb, lob) * YD_PER_NM
 
     def _next_look_min(self, a: ForceState, b: ForceState, step_min: float,
-                       start_yd: float | None = None) -> float:
+                       start_yd: float | None = None, range_yd: float | None = None) -> float:
         """Minutes to the next look at the pair: the approach step, or sooner, when at their present
         courses and speeds the range will have fallen to ``start_yd`` (default the battle range; after a
         battle, the range the chasers must get inside to fight again). Two forces closing at 40 kn run
         13 nm in a 15-minute step: looking only at the step would let a battle open well inside its
-        range, at torpedo range (the umpire shortens the moves as forces close: seed 002)."""
+        range, at torpedo range (the umpire shortens the moves as forces close: seed 002). ``range_yd``:
+        the pair's range now, when the caller has measured it."""
         now = self.world.env.now
         start_yd = self.rules.battle_start_yd if start_yd is None else min(start_yd, self.rules.battle_start_yd)
-        r_now = self._range_yd(a, b)
+        r_now = self._range_yd(a, b) if range_yd is None else range_yd
         if r_now <= start_yd:
             return step_min
         # The closing rate now (over the next minute: a leg may end, and the force be steered anew,
@@ -155,18 +156,20 @@ class Engagements:
         rate_yd_per_min = (r_now - r_next) / MIN_LOOK_MIN
         return min(step_min, max((r_now - start_yd) / rate_yd_per_min, MIN_LOOK_MIN))
 
-    def _ready(self, a: ForceState, b: ForceState, *, light: bool = True) -> bool:
-        """May the pair's battle begin now? (``light`` False: whatever the light.)"""
+    def _ready(self, a: ForceState, b: ForceState, *, light: bool = True, range_yd: float | None = None) -> bool:
+        """May the pair's battle begin now? (``light`` False: whatever the light; ``range_yd``: the pair's
+        range now, when the caller has measured it.)"""
         for f in (a, b):
             if not f.active_ships() or f.in_port or f.interned or f.battle is not None:
                 return False
+        # The range first: a pair in sight is mostly beyond battle range, and it is the cheapest to ask.
+        if (self._range_yd(a, b) if range_yd is None else range_yd) > self.rules.battle_start_yd:
+            return False
         if not self.fire_allowed(a, b):
             return False
         if not (self.means_to_engage(a, b) or self.means_to_engage(b, a)):
             return False
-        if light and self._held_by_dark(a):
-            return False
-        return self._range_yd(a, b) <= self.rules.battle_start_yd
+        return not (light and self._held_by_dark(a))
 
     def _held_by_dark(self, a: ForceState) -> bool:
         """Is it dark where the force is, under rules that allow no night action?"""
@@ -176,13 +179,16 @@ class Engagements:
         lat, lon, _ = a.position_at(now)
         return tactical_light(self.world.contacts.model.conditions.light(lat, lon, now)) == "dark"
 
-    def _wait_min(self, a: ForceState, b: ForceState, step_min: float, start_yd: float | None = None) -> float:
+    def _wait_min(self, a: ForceState, b: ForceState, step_min: float, start_yd: float | None = None,
+                  range_yd: float | None = None) -> float:
         """Minutes to the next look at the pair: :meth:`_next_look_min`, or sooner, just after the light
         next changes where ``a`` is if darkness alone holds them apart (else two forces in contact in the
         dark close unchecked until the next step, and the battle opens at moonrise or dawn at whatever
-        range they have reached by the step, once at 145 yards)."""
-        wait = self._next_look_min(a, b, step_min, start_yd)
-        if self.rules.night_action or not self._ready(a, b, light=False) or not self._held_by_dark(a):
+        range they have reached by the step, once at 145 yards). ``range_yd``: the pair's range now, when
+        the caller has measured it."""
+        wait = self._next_look_min(a, b, step_min, start_yd, range_yd)
+        if (self.rules.night_action or not self._ready(a, b, light=False, range_yd=range_yd)
+                or not self._held_by_dark(a)):
             return wait
         model = self.world.contacts.model
         motion = model.motions.get(a.name)
@@ -205,7 +211,9 @@ class Engagements:
                 a, b = w.forces[a_name], w.forces[b_name]
                 if not a.active_ships() or not b.active_ships():
                     return
-                if self._ready(a, b) and self._range_yd(a, b) < rearm_yd:
+                # Measured once for the look: nothing moves until it yields.
+                range_yd = self._range_yd(a, b)
+                if self._ready(a, b, range_yd=range_yd) and range_yd < rearm_yd:
                     fight = self._begin(a, b)
                     yield from self._fight(fight)
                     # A battle that ended with the sides still in range (one drew off, or the clock ran
@@ -219,11 +227,11 @@ class Engagements:
                     # battle's last range to none, and the next battle open at torpedo range).
                     yield w.env.timeout(self._wait_min(a, b, step, rearm_yd))
                     continue
-                if self._range_yd(a, b) > self.rules.battle_start_yd:
+                if range_yd > self.rules.battle_start_yd:
                     rearm_yd = math.inf  # they have drawn apart: a new approach is a new battle
                 if not self._in_contact(a_name, b_name) and a.battle is None and b.battle is None:
                     return
-                yield w.env.timeout(self._wait_min(a, b, step, rearm_yd))
+                yield w.env.timeout(self._wait_min(a, b, step, rearm_yd, range_yd))
         finally:
             self.watching.discard(key)
 

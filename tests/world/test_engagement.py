@@ -230,6 +230,36 @@ def test_no_battle_when_nobody_means_to_fight(write_scenario, strong_goeben):
     assert recs(w, "sighting") and not recs(w, "engagement_start")
 
 
+def test_a_look_at_a_pair_in_sight_measures_their_range_once(write_scenario, strong_goeben, monkeypatch):
+    # Gloucester, told to shadow, watches Goeben pass: at each of the watch's looks the range is measured
+    # once, and beyond battle range nothing else is asked of the pair (who may fire, who means to).
+    asked: list[tuple[float, str, float | None]] = []
+    measure, may_fire = engagement.Engagements._range_yd, engagement.Engagements.fire_allowed
+
+    def range_yd(self, a, b):
+        r = measure(self, a, b)
+        asked.append((self.world.env.now, "range", r))
+        return r
+
+    def fire_allowed(self, a, b):
+        asked.append((self.world.env.now, "fire", None))
+        return may_fire(self, a, b)
+
+    monkeypatch.setattr(engagement.Engagements, "_range_yd", range_yd)
+    monkeypatch.setattr(engagement.Engagements, "fire_allowed", fire_allowed)
+    force, standing = hunter(on_contact="shadow")
+    w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
+    assert recs(w, "sighting") and not recs(w, "engagement_start")
+    looks = sorted({t for t, _, _ in asked})
+    start_yd = default_zoom_rules().engines["nwc1905"].battle_start_yd
+    assert len(looks) > 5
+    for t in looks:
+        ranges = [r for when, what, r in asked if when == t and what == "range"]
+        assert len(ranges) == 1, t
+        if ranges[0] > start_yd:
+            assert [what for when, what, _ in asked if when == t] == ["range"], t
+
+
 def test_no_battle_before_the_war_whatever_the_commander_believes(write_scenario, strong_goeben):
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing,
