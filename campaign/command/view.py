@@ -116,7 +116,8 @@ class CommandView:
     company: tuple[OwnForce, ...] = field(default=())
     # How far his lookouts see a single ship here from now until his look after next (smoke or hull,
     # whichever is farther, in the worse of the light now and the light then, in this weather:
-    # data/sighting.yaml): he judges it from what he sees and from his almanac.
+    # data/sighting.yaml): he judges it from what he sees and from his almanac. The world judges it only
+    # while he has a contact in sight, when his doctrine reads it (NaN otherwise).
     sight_nm: float = 15.0
     # How far he sees each contact he has recognised, by the same rule for the ships he has named (their
     # size is in any naval annual), as (contact, nm) pairs; the rest at ``sight_nm``.

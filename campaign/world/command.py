@@ -446,7 +446,8 @@ class CommandRuntime:
         reports = node.picture.reports()
         estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
         lights: tuple[str, ...] = (light,)
-        if in_sight(estimates):  # (his ranges are read only of contacts in sight: the light is dear to ask)
+        seen = in_sight(estimates)
+        if seen:  # (his ranges are read only of contacts in sight: the light is dear to ask)
             # The light where he is at the look after next: a station he steers for now he reaches
             # doctrine.SHADOW_LEAD_H on and keeps until he looks again. The sun's and moon's times are in
             # his almanac; the weather he takes as it is. He judges his ranges by the worse of the two, so
@@ -456,14 +457,19 @@ class CommandRuntime:
             light_then = model.conditions.light(own.lat, own.lon, now + ahead_min)
             if light_then != light:
                 lights = (light, light_then)
-        rules = model.rules
-        visibility = model.conditions.visibility(own.lat, own.lon, now)
-        sight_nm = min(max(rules.smoke_range_nm[lt], rules.hull_range_nm[lt]) for lt in lights) * visibility
-        # A recognised contact is seen as far as its own ships are: a light cruiser nearer than a
-        # battlecruiser, by night (data/sighting.yaml's size factor).
-        sight_nm_of = tuple((e.about, min(max(rules.ranges([world.ships[n].ship for n in e.report.ships], lt,
-                                                           visibility, False)[:2]) for lt in lights))
-                            for e in estimates if e.report.ships and all(n in world.ships for n in e.report.ships))
+        # How far he sees: read only of a contact in sight (``doctrine.shadow``), so judged only then (the
+        # weather where he is is dear to ask); NaN, never read, while nothing is in sight.
+        sight_nm, sight_nm_of = math.nan, ()
+        if seen:
+            rules = model.rules
+            visibility = model.conditions.visibility(own.lat, own.lon, now)
+            sight_nm = min(max(rules.smoke_range_nm[lt], rules.hull_range_nm[lt]) for lt in lights) * visibility
+            # A recognised contact is seen as far as its own ships are: a light cruiser nearer than a
+            # battlecruiser, by night (data/sighting.yaml's size factor).
+            sight_nm_of = tuple((e.about, min(max(rules.ranges([world.ships[n].ship for n in e.report.ships], lt,
+                                                               visibility, False)[:2]) for lt in lights))
+                                for e in estimates
+                                if e.report.ships and all(n in world.ships for n in e.report.ships))
         # Only a commander whose doctrine looks at his company has it gathered: the rest would never
         # read what every friendly force was measured for.
         company: tuple[OwnForce, ...] = ()

@@ -73,6 +73,36 @@ def test_a_shadower_holds_contact_and_reports(write_scenario) -> None:
     assert len(sent) >= 3  # first sighting, then every two hours
 
 
+def test_a_commander_judges_how_far_he_sees_only_with_a_contact_in_sight(write_scenario, monkeypatch) -> None:
+    # Gloucester, told to shadow, lies in Goeben's path: before and after she has him in sight her view
+    # carries no judgement of how far she sees (only the shadowing doctrine reads it, of a contact in
+    # sight), and the weather where she is is not asked for it; with him in sight it is judged.
+    content = scenario_dict([
+        GOEBEN_EAST,
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+    ], start="1914-08-02T00:00Z", end="1914-08-02T12:00Z")
+    content["command"] = {"standing": {"Gloucester": {"on_contact": "shadow"}}}
+    world = World(load_scenario(write_scenario(content)), 0, conditions=ClearDay())
+    runtime, conditions, rules = world.command, world.contacts.model.conditions, world.contacts.model.rules
+    asked = []
+    visibility = conditions.visibility
+    monkeypatch.setattr(conditions, "visibility", lambda *a: asked.append(a) or visibility(*a))
+    seen = unseen = 0
+    for t_min in range(5, 720, 5):
+        world.env.run(until=t_min)
+        before = len(asked)
+        view = runtime.view(runtime.nodes["Gloucester"])
+        if view.in_sight():
+            seen += 1
+            assert len(asked) == before + 1
+            assert view.sight_nm == max(rules.smoke_range_nm["day"], rules.hull_range_nm["day"])
+        else:
+            unseen += 1
+            assert len(asked) == before and math.isnan(view.sight_nm) and view.sight_nm_of == ()
+    assert seen and unseen
+
+
 def test_a_shadower_keeping_station_never_lies_stopped_at_sea(write_scenario) -> None:
     # He steams for his station at the speed that brings him there as his next look falls due, never
     # sooner: a speed rounded up would bring him there a fraction of a second early, to lie stopped
