@@ -748,14 +748,17 @@ class SignalNetwork:
 
     def _jammers(self, tx: _Vertex, rx: _Vertex, sender: _Vertex) -> list[_Vertex]:
         now = self.env.now
-        rlat, rlon = rx.position(now)
-        tlat, tlon = tx.position(now)
-        d_send = float(distance_nm(tlat, tlon, rlat, rlon))
-        r_send = self._range(tx, rx, now)
         out = []
+        send: tuple[float, float, float, float] | None = None  # the hop measured, once a set may jam it
         for j in self._radios:  # only a set jams
             if not (j.jamming and j.set is not None and self.hostile(j.side, sender.side)):
                 continue
+            if send is None:
+                # (Most hops go unjammed: a commander jams only while the enemy is in sight.)
+                rlat, rlon = rx.position(now)
+                tlat, tlon = tx.position(now)
+                send = rlat, rlon, float(distance_nm(tlat, tlon, rlat, rlon)), self._range(tx, rx, now)
+            rlat, rlon, d_send, r_send = send
             jlat, jlon = j.position(now)
             d_jam = float(distance_nm(jlat, jlon, rlat, rlon))
             r_jam = self._range(j, rx, now)

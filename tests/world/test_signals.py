@@ -643,6 +643,23 @@ def test_jamming_blocks_then_releases() -> None:
         ("jamming_start", 0.0), ("jamming_end", 60.0)]
 
 
+@pytest.mark.parametrize("jamming", [False, True])
+def test_a_hop_is_measured_against_jammers_only_when_a_set_jams(jamming, monkeypatch) -> None:
+    # Goeben lies 110 nm from B. Jamming, she is weighed against A's signal at B (the range of each at B);
+    # silent, A's hop is keyed without measuring anything at B for jamming (Goeben still listens: the
+    # range at which she hears A is measured either way).
+    env, rec, net = jam_net(fixed(at(110)))
+    net.set_jamming("Goeben", jamming)
+    measured = []
+    range_nm = net._range
+    monkeypatch.setattr(net, "_range", lambda tx, rx, t: measured.append((tx.label, rx.label)) or range_nm(tx, rx, t))
+    msg = net.send("A", "B", "report", {}, WORDS)
+    env.run(until=30)
+    assert bool(of_type(rec, "message_jammed")) == jamming
+    assert (received(rec, msg) is None) == jamming
+    assert sorted({tx for tx, rx in measured if rx == "B"}) == (["A", "Goeben"] if jamming else [])
+
+
 def test_jammed_operator_calls_again_every_retry_interval() -> None:
     # The jammer steams away (no jamming_end): the message goes at the first call after it is out of reach.
     near, away = at(110), at(400)
