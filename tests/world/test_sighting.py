@@ -284,15 +284,15 @@ def test_a_screened_step_whose_light_keeps_the_forces_out_of_sight_is_not_search
             monkeypatch.setattr(model, "_out_of_sight_through", lambda *a: False)
         return model.next_event(("A", "B"), 0.0, 900.0), len(searched)
 
-    (pruned, n_pruned), (searched, n_searched) = predict(True), predict(False)
-    assert pruned == searched and n_searched > 0
+    (pruned, n_pruned), (every, n_every) = predict(True), predict(False)
+    assert pruned == every and n_every > 0
     if light == "dark_night":
         assert pruned is None and n_pruned == 0
     elif light == "day":
-        assert pruned is not None and pruned.level == 1 and pruned.t_min < DAWN_MIN and n_pruned == n_searched
+        assert pruned is not None and pruned.level == 1 and pruned.t_min < DAWN_MIN and n_pruned == n_every
     else:
         assert pruned is not None and pruned.level == 1 and pruned.t_min == pytest.approx(DAWN_MIN)
-        assert 0 < n_pruned < n_searched
+        assert 0 < n_pruned < n_every
 
 
 def test_the_limits_kept_during_a_prediction_are_those_worked_out_afresh() -> None:
@@ -366,8 +366,8 @@ def test_the_searches_shortcuts_change_no_record(variant, seed, shortcut, monkey
 
 def test_a_floor_above_the_range_spares_the_search_and_one_below_it_changes_nothing() -> None:
     # A convex distance whose least, 10.01 nm at minute 5, is just outside a 10 nm range: the ends and the
-    # closing speed cannot rule the window out, so without a floor the golden-section search runs to its
-    # tolerance to find nothing; a floor of 10.005 nm ends it at once, before asking any point inside.
+    # closing speed cannot rule the window out, so without a floor a golden-section search asks point after
+    # point to find nothing; a floor of 10.005 nm ends it at once, before asking any point inside.
     def counted(g):
         asked = []
 
