@@ -446,7 +446,8 @@ class SignalNetwork:
         """Quickest route from ``start`` to the receiver leaving at ``t0``: (hops, expected arrival).
 
         A time-dependent Dijkstra search. The hops out of a vertex are tried in a fixed order (its lines;
-        its station, or the nodes standing at it; then the sets in range), which settles ties."""
+        its station, or the nodes standing at it; then the sets in range), which settles ties. A set keying
+        at the place and minute of one tried already that reaches as far is not tried (:func:`_covered`)."""
         sender, target = self._node(msg.sender), self._node(msg.receiver)
         reach = self._reach(sender, target)
         usable, radios, ship_radios = reach.usable, reach.radios, reach.ship_radios
@@ -462,6 +463,8 @@ class SignalNetwork:
         # nothing moves while it runs.
         places: dict[float, dict[str, tuple[tuple[float, float], Xyz]]] = {}
         same_plan: set[str] = set()  # moving sets found still on the plan they were last placed on
+        # The sets whose hops were tried, by minute of keying and place: (day nm, night nm, shore station?).
+        tried: dict[tuple[float, tuple[float, float]], list[tuple[float, float, bool]]] = {}
         push, inf, dist = heapq.heappush, math.inf, math.dist
         within_chord = self._within_chord
         while heap:
@@ -517,11 +520,16 @@ class SignalNetwork:
             # Chord (m) per unit of receive factor beyond which a set is out of range by day and by night
             # (radio_range.beyond, inlined: it is asked of every set tried).
             v_set = v.set
+            shore = v.kind == "shore"
+            tried_here = tried.setdefault((t_dep, at), [])
+            if _covered(tried_here, v_set, shore):
+                continue  # (ships lying in one port: the flagship's hops are every other's)
+            tried_here.append((v_set.day_nm, v_set.night_nm, shore))
             reach_m = max(v_set.day_nm, v_set.night_nm) * CHORD_M_PER_NM
             sure_nm, far_nm = min(v_set.day_nm, v_set.night_nm), max(v_set.day_nm, v_set.night_nm)
             far_at_night = v_set.night_nm > v_set.day_nm  # which light gives the longer range
             # Shore stations worked ships; between shore points the cables carried traffic.
-            for u, u_key, u_at, u_xyz, rf, _ in (ship_radios if v.kind == "shore" else radios):
+            for u, u_key, u_at, u_xyz, rf, _ in (ship_radios if shore else radios):
                 if u is v or u_key in done:
                     continue
                 limit_m = reach_m * rf + CHORD_SLACK_M
@@ -796,6 +804,20 @@ class SignalNetwork:
                 self.emit(now, "intercept", v.label, v.side, llat, llon, sea=sea, area=area)
                 if v.on_intercept is not None:
                     v.on_intercept({"sea": sea, "area": area, "t_min": now}, now)
+
+
+def _covered(tried: Iterable[tuple[float, float, bool]], v_set: WirelessSet, shore: bool) -> bool:
+    """Can a set's wireless hops improve no route a search has found, the hops of ``tried`` having been
+    tried from the same place at the same minute of keying? ``tried``: (day nm, night nm, shore station?)
+    of those sets; ``shore``: is the set a shore station's.
+
+    So it is when one of them reaches at least as far by day and by night, and tried every end this one
+    may try (a shore station tries only ships' sets, a ship's set every set). At one place and minute the
+    light and every other set's place are the same, so whatever this set reaches that one reached, at
+    the same minute: no end would be reached sooner. The search's answer is the same either way; only the
+    cost differs (ships lying in one port, or in company, reached together, try their hops once)."""
+    return any(day_nm >= v_set.day_nm and night_nm >= v_set.night_nm and (shore or not tried_shore)
+               for day_nm, night_nm, tried_shore in tried)
 
 
 def _arrival(hop: _Hop, came_by: str | None) -> str:

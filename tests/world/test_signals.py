@@ -993,3 +993,88 @@ def test_a_shore_station_tries_only_the_ships_sets() -> None:
     reach = net._reach(a, net._node("B"))
     assert any(r[5] for r in reach.radios) and any(not r[5] for r in reach.radios)
     assert reach.ship_radios == tuple(r for r in reach.radios if r[0].kind != "shore")
+
+
+def test_a_set_is_covered_by_one_tried_that_reaches_as_far_and_tries_as_many() -> None:
+    """At one place and minute a set's hops add nothing when a set tried there reaches at least as far
+    by day and by night, and tried every end this one may (a shore station's tries only ships' sets)."""
+    from campaign.world.signals import _covered
+
+    sets = default_signal_data().sets
+    capital, cruiser = sets["capital"], sets["light_cruiser"]
+    assert not _covered([], cruiser, shore=False)
+    assert _covered([(capital.day_nm, capital.night_nm, False)], cruiser, shore=False)
+    assert _covered([(cruiser.day_nm, cruiser.night_nm, False)], cruiser, shore=False)
+    assert not _covered([(cruiser.day_nm, cruiser.night_nm, False)], capital, shore=False)
+    # Farther by day but not by night: the light may decide otherwise.
+    assert not _covered([(capital.day_nm, cruiser.night_nm - 1.0, False)], cruiser, shore=False)
+    # A shore station tried only the ships' sets: it covers another shore station, not a ship.
+    assert not _covered([(capital.day_nm, capital.night_nm, True)], cruiser, shore=False)
+    assert _covered([(capital.day_nm, capital.night_nm, True)], cruiser, shore=True)
+    assert _covered([(capital.day_nm, capital.night_nm, False)], cruiser, shore=True)
+
+
+def test_ships_lying_together_try_their_hops_once_and_the_route_is_the_same(monkeypatch) -> None:
+    """Two cruisers and a battleship lying at one place 100 nm from the sender are reached at one minute:
+    the second cruiser's hops are not tried (the first's reach as far), the battleship's are, and the
+    route found (through the battleship, the only one reaching the addressee 140 nm beyond) and its times
+    are what trying every set gives."""
+    from campaign.world import signals as signals_module
+
+    original = signals_module._covered
+
+    def sent(covering: bool) -> tuple[list, list[bool]]:
+        answers: list[bool] = []
+
+        def counted(tried, v_set, shore):
+            answers.append(original(tried, v_set, shore) if covering else False)
+            return answers[-1]
+
+        monkeypatch.setattr(signals_module, "_covered", counted)
+        env, rec, net = network()
+        net.register("S", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+        port = at(100)
+        for name, kind in (("C1", "light_cruiser"), ("C2", "light_cruiser"), ("B", "capital")):
+            net.register(name, "Entente", "United Kingdom", fixed(port), wireless=kind)
+        net.register("T", "Entente", "United Kingdom", fixed(at(240)), wireless="capital")
+        msg = net.send("S", "T", "report", {}, WORDS)
+        env.run(until=500)
+        assert received(rec, msg) is not None
+        return [repr(r) for r in rec.records], answers
+
+    records, answers = sent(covering=True)
+    every, tried_all = sent(covering=False)
+    assert records == every
+    assert "'from': 'B', 'to': 'T'" in records[-1]
+    assert answers == [False, False, True, False]  # S; C1; C2, covered by C1; B, which reaches farther
+    assert len(tried_all) == 4
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_sets_covered_at_their_place_and_minute_change_no_route(seed, monkeypatch) -> None:
+    """In the historical campaign the ships lying at Malta and Toulon are reached together: every record
+    of a run is what trying every set's hops gives, and many sets are not tried."""
+    from campaign.batch.replicate import scenario_of
+    from campaign.paths import SCENARIO_DIR
+    from campaign.world import signals as signals_module
+    from campaign.world.world import World
+
+    scenario = scenario_of(str(SCENARIO_DIR / "goeben_1914.yaml"), "base")
+    original = signals_module._covered
+    covered = {"n": 0, "asked": 0}
+
+    def counted(tried, v_set, shore):
+        covered["asked"] += 1
+        answer = original(tried, v_set, shore)
+        covered["n"] += answer
+        return answer
+
+    monkeypatch.setattr(signals_module, "_covered", counted)
+    quick = World(scenario, seed)
+    quick.run()
+    monkeypatch.setattr(signals_module, "_covered", lambda tried, v_set, shore: False)
+    slow = World(scenario, seed)
+    slow.run()
+    assert [repr(r) for r in quick.rec.records] == [repr(r) for r in slow.rec.records]
+    assert any(r.type == "message_received" for r in slow.rec.records)
+    assert covered["n"] > 0.2 * covered["asked"]
