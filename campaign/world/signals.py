@@ -532,6 +532,9 @@ class SignalNetwork:
             for u, u_key, u_at, u_xyz, rf, _ in (ship_radios if shore else radios):
                 if u is v or u_key in done:
                     continue
+                bar = best.get(u_key, inf) - 1e-9
+                if t_dep >= bar:
+                    continue  # reached as soon by another hop: whether this one carries cannot matter
                 limit_m = reach_m * rf + CHORD_SLACK_M
                 if u_at is None:
                     got = now.get(u_key)
@@ -557,10 +560,9 @@ class SignalNetwork:
                             continue
                     elif not self._within(v, at, u, u_at, t_dep):
                         continue  # the chord cannot tell: the geodesic does
-                if t_dep < best.get(u_key, inf) - 1e-9:
-                    best[u_key] = t_dep
-                    back[u_key] = (key, "wireless", 0.0)
-                    push(heap, (t_dep, next(order), u_key, "wireless"))
+                best[u_key] = t_dep
+                back[u_key] = (key, "wireless", 0.0)
+                push(heap, (t_dep, next(order), u_key, "wireless"))
         return None
 
     def _place(self, places: dict[str, tuple[tuple[float, float], Xyz]], v: _Vertex, t: float

@@ -1078,3 +1078,29 @@ def test_sets_covered_at_their_place_and_minute_change_no_route(seed, monkeypatc
     assert [repr(r) for r in quick.rec.records] == [repr(r) for r in slow.rec.records]
     assert any(r.type == "message_received" for r in slow.rec.records)
     assert covered["n"] > 0.2 * covered["asked"]
+
+
+def test_a_set_reached_as_soon_already_is_not_measured_again(monkeypatch) -> None:
+    """Two ships in range of the sender are reached at one minute; when the first relays, the second is
+    reached already as soon as that hop could reach her, so she is not measured from there (nor her plan
+    asked): the route goes on through the first alone, as it must."""
+    env, rec, net = network()
+    asked: list[str] = []
+    original = SignalNetwork._out_of_reach
+
+    def counted(self, u, xyz, t, limit_m, same_plan=None):
+        asked.append(u.label)
+        return original(self, u, xyz, t, limit_m, same_plan)
+
+    monkeypatch.setattr(SignalNetwork, "_out_of_reach", counted)
+    net.register("S", "Entente", "United Kingdom", fixed(BASE), wireless="capital")
+    for name, bearing in (("R1", 90.0), ("R2", 180.0)):
+        net.register(name, "Entente", "United Kingdom", fixed(at(100, bearing)), wireless="capital",
+                     plan=lambda: ("lying still", 0.0))
+    net.register("T", "Entente", "United Kingdom", fixed(at(220)), wireless="capital")  # 120 nm beyond R1
+    msg = net.send("S", "T", "report", {}, WORDS)
+    assert asked.count("R1") == 1 and asked.count("R2") == 1  # from the sender only
+    env.run(until=500)
+    r = received(rec, msg)
+    assert [(h["from"], h["to"]) for h in r.data["route"]] == [("S", "R1"), ("R1", "T")]
+    assert r.data["delay_min"] == pytest.approx(wireless_min(net.data, relays=1))
