@@ -10,23 +10,27 @@ same string-hash seed (``PYTHONHASHSEED``): Python draws one at random for every
 order of sets and dicts that follows made two processes of the same code differ by 0.2 %; with the seed
 fixed, by about 0.1 % (what is left follows where objects fall in memory). A smaller change is not measured.
 
-Runs, under callgrind, two processes side by side on the two cores, then two more: one that warms up
-(imports, the sea graph, the scenario, and a first replicate, seed 0, which works out the sea routes and
-light tables later replicates find kept, as ``bench_run`` does) and one that warms up and then runs
-the seeds; the difference, over the seeds, is a replicate's cost. Likewise raw SimPy: a process doing
-as many timeouts as the seeds' replicates averaged SimPy events, less one doing none. Prints both and
-their ratio. Callgrind runs Python about fifty times slower: some four minutes for three seeds.
+Runs, under callgrind, a process that warms up (imports, the sea graph, the scenario, and a first
+replicate, seed 0, which works out the sea routes and light tables later replicates find kept, as
+``bench_run`` does) and then runs the seeds, then one that runs raw SimPy for as many timeouts as the
+seeds' replicates averaged SimPy events. Only the instructions executed within the seeds' replicates
+(within raw SimPy's run) are counted: each child makes them through
+``itertools.starmap``, which nothing in a replicate uses, and callgrind collects only while its C
+function (``starmap_next``) runs. Counting whole processes and subtracting one that only warmed up, as
+this benchmark did at first, left the difference of two counts of some 24 G instructions, whose
+0.1 % of noise each came to half a per cent of a replicate. Prints both counts and their ratio.
+Callgrind runs Python about fifty times slower: some three minutes for three seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +41,9 @@ SCENARIO = ROOT / "scenarios" / "goeben_1914.yaml"
 WARM_SEED = 0  # the replicate that warms a process up, as in bench_run
 HASH_SEED = "0"  # every child hashes strings alike (see the module's docstring)
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+# Callgrind collects only while this C function runs: itertools.starmap's, through which the children
+# make what is counted (see the module's docstring).
+COUNTED_FUNCTION = "starmap_next"
 
 
 def _seeds(text: str) -> tuple[int, ...]:
@@ -58,21 +65,23 @@ def _campaign(seeds: tuple[int, ...]) -> None:
 
     sc = load_scenario(SCENARIO)
     one_replicate(sc, WARM_SEED)
-    for seed in seeds:
-        print(one_replicate(sc, seed)[2])
+    for _, _, events in itertools.starmap(one_replicate, [(sc, seed) for seed in seeds]):  # counted
+        print(events)
 
 
 def _simpy(n_events: int) -> None:
     """The raw SimPy child: the benchmarks' ticking process (``_raw_simpy``), run with SimPy alone loaded."""
     from _raw_simpy import ticking
 
-    ticking(n_events).run()
+    env = ticking(n_events)
+    list(itertools.starmap(env.run, [()]))  # counted
 
 
 def _counted(*child: str) -> tuple[int, str]:
     """(instructions, standard output) of this script run as ``child`` under callgrind."""
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                          __file__, "--child", *child], capture_output=True, text=True, check=False,
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--collect-atstart=no",
+                          f"--toggle-collect={COUNTED_FUNCTION}", sys.executable, __file__, "--child", *child],
+                         capture_output=True, text=True, check=False,
                          env={**os.environ, "PYTHONHASHSEED": HASH_SEED})
     found = COLLECTED.search(out.stderr)
     if out.returncode != 0 or found is None:
@@ -95,18 +104,11 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not installed (Debian's package valgrind)")
     seeds = args.seeds
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        warm = pool.submit(_counted, "campaign")
-        ran = pool.submit(_counted, "campaign", *map(str, seeds))
-        warm_ir, _ = warm.result()
-        ran_ir, printed = ran.result()
+    ran_ir, printed = _counted("campaign", *map(str, seeds))
     events = [int(x) for x in printed.split()]
-    per_replicate = (ran_ir - warm_ir) / len(seeds)
+    per_replicate = ran_ir / len(seeds)
     mean_events = round(sum(events) / len(events))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        idle = pool.submit(_counted, "simpy", "0")
-        ticking = pool.submit(_counted, "simpy", str(mean_events))
-        raw = ticking.result()[0] - idle.result()[0]
+    raw = _counted("simpy", str(mean_events))[0]
     print(f"scenario        {SCENARIO.name}")
     print(f"seeds           {','.join(map(str, seeds))} (after seed {WARM_SEED}, which warms the process up)")
     print(f"replicate       {per_replicate / 1e9:8.3f} G instructions, the mean of {len(seeds)}")

@@ -37,6 +37,39 @@ def test_the_instructions_are_read_from_callgrinds_report(bench, monkeypatch) ->
     monkeypatch.setattr(bench.subprocess, "run", fake_run)
     assert bench._counted("campaign", "1") == (32056781734, "8778\n")
     assert seen[0][:2] == ["valgrind", "--tool=callgrind"] and seen[0][-3:] == ["--child", "campaign", "1"]
+    # Only what runs within itertools.starmap is counted: not the start, the warm-up or the exit.
+    assert "--collect-atstart=no" in seen[0] and "--toggle-collect=starmap_next" in seen[0]
+
+
+def test_only_the_seeds_replicates_run_where_callgrind_counts(bench, monkeypatch, capsys) -> None:
+    """The child warms up with seed 0 outside ``itertools.starmap`` and runs the seeds inside it, one call
+    a seed, printing each one's SimPy events."""
+    from campaign.scenario import loader
+
+    ran: list[tuple[str, int]] = []
+    inside = {"now": False}
+    real_starmap = bench.itertools.starmap
+
+    def one_replicate(sc, seed):
+        ran.append(("counted" if inside["now"] else "not counted", seed))
+        return 0.0, 0, 1000 + seed
+
+    def counted_starmap(function, items):
+        def each(*args):
+            inside["now"] = True
+            try:
+                return function(*args)
+            finally:
+                inside["now"] = False
+        return real_starmap(each, items)
+
+    with bench_module("bench_run") as bench_run:
+        monkeypatch.setattr(bench_run, "one_replicate", one_replicate)
+        monkeypatch.setattr(loader, "load_scenario", lambda path: "scenario")
+        monkeypatch.setattr(bench.itertools, "starmap", counted_starmap)
+        bench._campaign((2, 5))
+    assert ran == [("not counted", bench.WARM_SEED), ("counted", 2), ("counted", 5)]
+    assert capsys.readouterr().out.split() == ["1002", "1005"]
 
 
 def test_a_child_that_fails_under_valgrind_stops_the_benchmark_with_its_report(bench, monkeypatch) -> None:
