@@ -1052,8 +1052,8 @@ def test_ships_lying_together_try_their_hops_once_and_the_route_is_the_same(monk
 
 @pytest.mark.parametrize("seed", [1])
 def test_sets_covered_at_their_place_and_minute_change_no_route(seed, monkeypatch) -> None:
-    """In the historical campaign the ships lying at Malta and Toulon are reached together: every record
-    of a run is what trying every set's hops gives, and many sets are not tried."""
+    """In the historical campaign ships lying in one port (at Malta above all) are reached together:
+    every record of a run is what trying every set's hops gives, and many sets are not tried."""
     from campaign.batch.replicate import scenario_of
     from campaign.paths import SCENARIO_DIR
     from campaign.world import signals as signals_module
