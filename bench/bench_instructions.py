@@ -14,9 +14,8 @@ Runs, under callgrind, a process that warms up (imports, the sea graph, the scen
 replicate, seed 0, which works out the sea routes and light tables later replicates find kept, as
 ``bench_run`` does) and then runs the seeds, then one that runs raw SimPy for as many timeouts as the
 seeds' replicates averaged SimPy events. Only the instructions executed within the seeds' replicates
-(within raw SimPy's run) are counted: each child makes them through
-``itertools.starmap``, which nothing in a replicate uses, and callgrind collects only while its C
-function (``starmap_next``) runs. Counting whole processes and subtracting one that only warmed up, as
+(within raw SimPy's run) are counted: each child makes them through ``itertools.starmap``, which
+nothing in a replicate uses, and callgrind collects only while its C function (``starmap_next``) runs. Counting whole processes and subtracting one that only warmed up, as
 this benchmark did at first, left the difference of two counts of some 24 G instructions, whose
 0.1 % of noise each came to half a per cent of a replicate. Prints both counts and their ratio.
 Callgrind runs Python about fifty times slower: some three minutes for three seeds.
