@@ -85,6 +85,10 @@ def _counted(*child: str) -> tuple[int, str]:
     found = COLLECTED.search(out.stderr)
     if out.returncode != 0 or found is None:
         sys.exit(f"bench_instructions: the child {' '.join(child)} failed under valgrind:\n{out.stderr[-2000:]}")
+    if int(found.group(1)) == 0:
+        sys.exit(f"bench_instructions: callgrind counted nothing in the child {' '.join(child)}: it found no "
+                 f"C function {COUNTED_FUNCTION} in this Python ({sys.executable}), whose library must have been "
+                 "stripped of its symbols; use a Python built with them (pyenv's, or Debian's python3-dbg)")
     return int(found.group(1)), out.stdout
 
 

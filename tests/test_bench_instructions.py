@@ -77,3 +77,25 @@ def test_a_child_that_fails_under_valgrind_stops_the_benchmark_with_its_report(b
         cmd, 1, stdout="", stderr="Traceback ...\nValueError: boom\n"))
     with pytest.raises(SystemExit, match="boom"):
         bench._counted("simpy", "10")
+
+
+def test_a_python_without_the_counted_functions_symbol_stops_the_benchmark(bench, monkeypatch) -> None:
+    """A stripped libpython has no ``starmap_next`` for callgrind to toggle on: it counts nothing, and the
+    benchmark says why rather than print a replicate of 0 instructions."""
+    report = "==5501== Events    : Ir\n==5501== Collected : 0\n"
+    monkeypatch.setattr(bench.subprocess, "run", lambda cmd, **kw: subprocess.CompletedProcess(
+        cmd, 0, stdout="8778\n", stderr=report))
+    with pytest.raises(SystemExit, match="starmap_next"):
+        bench._counted("campaign", "1")
+
+
+def test_nothing_in_the_project_runs_through_itertools_starmap() -> None:
+    """Callgrind counts while ``starmap_next`` runs and stops when a call to it returns: a replicate that
+    used starmap itself would stop the count inside it."""
+    from pathlib import Path
+
+    import campaign
+
+    package = Path(campaign.__file__).parent
+    users = [p for p in package.rglob("*.py") if "starmap" in p.read_text(encoding="utf-8")]
+    assert list(package.rglob("*.py")) and users == []
