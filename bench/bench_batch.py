@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # The world's cost and raw SimPy's, measured exactly as bench/bench_run.py measures them.
 from _args import count
+from _python import interpreter
 from bench_run import one_replicate, raw_simpy
 
 from campaign.batch.bundle import ScenarioFiles, scenario_from
@@ -141,6 +142,7 @@ def main() -> None:
     rep_s = statistics.median(batch_s)
     raw = statistics.median(raw_simpy(n_events) for _ in range(args.repeat))
     print(f"scenario          {SCENARIO.name}")
+    print(f"python            {interpreter()} (the workers' too)")
     print(f"first replicate   {cold_s * 1e3:9.1f} ms in a fresh process (sea routes computed)")
     print(f"world             {world_s * 1e3:9.1f} ms median of {args.repeat} (routes cached; records only)")
     print(f"batch replicate   {rep_s * 1e3:9.1f} ms median of {args.repeat} other seeds (run + records as JSON + "

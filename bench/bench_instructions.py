@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _python import interpreter
+
 SCENARIO = ROOT / "scenarios" / "goeben_1914.yaml"
 WARM_SEED = 0  # the replicate that warms a process up, as in bench_run
 HASH_SEED = "0"  # every child hashes strings alike (see the module's docstring)
@@ -113,6 +115,7 @@ def main() -> None:
     mean_events = round(sum(events) / len(events))
     raw = _counted("simpy", str(mean_events))[0]
     print(f"scenario        {SCENARIO.name}")
+    print(f"python          {interpreter()}")
     print(f"seeds           {','.join(map(str, seeds))} (after seed {WARM_SEED}, which warms the process up)")
     print(f"replicate       {per_replicate / 1e9:8.3f} G instructions, the mean of {len(seeds)}")
     print(f"SimPy events    {mean_events:8d} (the mean)")

@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _args import count
+from _python import interpreter
 from _raw_simpy import ticking
 
 from campaign.geo.routing import default_router
@@ -67,6 +68,7 @@ def main() -> None:
     run_s = statistics.median(warm)
     raw = statistics.median(raw_simpy(n_events) for _ in range(args.repeat))
     print(f"scenario        {SCENARIO.name}")
+    print(f"python          {interpreter()}")
     print(f"sea graph load  {graph_s * 1e3:8.1f} ms (from the disk cache; built once per machine)")
     print(f"scenario load   {load_s * 1e3:8.1f} ms (validation and resolution)")
     print(f"first replicate {cold_s * 1e3:8.1f} ms (sea routes computed)")
