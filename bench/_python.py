@@ -1,11 +1,10 @@
 """What a benchmark ran on: the Python interpreter's build, printed beside its figures.
 
-The same code and libraries run a replicate of the historical campaign about a tenth faster on one
-build of CPython 3.11 than on another on the same machine (docs/performance.md, "The interpreter"), so
-figures compare only between runs on the same build. A build is named by its version, date and
-compiler, and by where its core lies: in the executable (a statically linked interpreter, as Debian's
-``python3.11``) or in a shared ``libpython``, whose calls cost more (as in a CPython configured with
-``--enable-shared``, pyenv's builds among them).
+The same code and libraries ran the historical campaign 6-11 % faster on one build of CPython 3.11 than
+on another on the same machine (docs/performance.md, "The interpreter"), so figures compare only
+between runs on the same build. A build is named by its version, date and compiler, and by where its
+core lies: in the executable (a statically linked interpreter, as Debian's ``python3.11``) or in a
+shared ``libpython`` (a CPython configured with ``--enable-shared``, pyenv's builds among them).
 """
 
 from __future__ import annotations
