@@ -15,9 +15,11 @@ replicate, seed 0, which works out the sea routes and light tables later replica
 ``bench_run`` does) and then runs the seeds, then one that runs raw SimPy for as many timeouts as the
 seeds' replicates averaged SimPy events. Only the instructions executed within the seeds' replicates
 (within raw SimPy's run) are counted: each child makes them through ``itertools.starmap``, which
-nothing in a replicate uses, and callgrind collects only while its C function (``starmap_next``) runs. Counting whole processes and subtracting one that only warmed up, as
-this benchmark did at first, left the difference of two counts of some 24 G instructions, whose
-0.1 % of noise each came to half a per cent of a replicate. Prints both counts and their ratio.
+nothing in a replicate uses, and callgrind collects only while its C function (``starmap_next``) runs.
+Counting whole processes and subtracting one that only warmed up, as this benchmark did at first, left
+the difference of two counts of some 24 G instructions, whose 0.1 % of noise each came to half a per
+cent of a replicate. An interpreter stripped of its symbols (Debian's ``python3.11``) has no
+``starmap_next`` to collect in: the benchmark then stops and says so. Prints both counts and their ratio.
 Callgrind runs Python about fifty times slower: some three minutes for three seeds.
 """
 
@@ -89,8 +91,9 @@ def _counted(*child: str) -> tuple[int, str]:
         sys.exit(f"bench_instructions: the child {' '.join(child)} failed under valgrind:\n{out.stderr[-2000:]}")
     if int(found.group(1)) == 0:
         sys.exit(f"bench_instructions: callgrind counted nothing in the child {' '.join(child)}: it found no "
-                 f"C function {COUNTED_FUNCTION} in this Python ({sys.executable}), whose library must have been "
-                 "stripped of its symbols; use a Python built with them (pyenv's, or Debian's python3-dbg)")
+                 f"C function {COUNTED_FUNCTION} in this Python ({sys.executable}), whose executable or library "
+                 "must have been stripped of its symbols (as Debian's python3.11 is); use a Python that has "
+                 "them, such as one built from source")
     return int(found.group(1)), out.stdout
 
 
