@@ -80,8 +80,9 @@ def test_a_child_that_fails_under_valgrind_stops_the_benchmark_with_its_report(b
 
 
 def test_a_python_without_the_counted_functions_symbol_stops_the_benchmark(bench, monkeypatch) -> None:
-    """A stripped libpython has no ``starmap_next`` for callgrind to toggle on: it counts nothing, and the
-    benchmark says why rather than print a replicate of 0 instructions."""
+    """An interpreter stripped of its symbols (in its executable, as Debian's python3.11, or in its libpython)
+    has no ``starmap_next`` for callgrind to toggle on: it counts nothing, and the benchmark says why rather
+    than print a replicate of 0 instructions."""
     report = "==5501== Events    : Ir\n==5501== Collected : 0\n"
     monkeypatch.setattr(bench.subprocess, "run", lambda cmd, **kw: subprocess.CompletedProcess(
         cmd, 0, stdout="8778\n", stderr=report))
