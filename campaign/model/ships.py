@@ -209,13 +209,37 @@ class Gun:
         return self.broadside is not None and self.ahead is not None and self.astern is not None
 
 
+TubePosition = Literal["bow", "stern", "beam", "deck"]
+"""Where a group of torpedo tubes lies (see :class:`TubeMount`)."""
+
+TUBE_POSITIONS: tuple[str, ...] = ("bow", "stern", "beam", "deck")
+
+
+@dataclass(frozen=True)
+class TubeMount:
+    """A group of ``count`` torpedo tubes at one ``position``, ``submerged`` or above water.
+
+    ``bow`` and ``stern`` tubes lie on the keel line; a ``beam`` mount's tubes are split evenly between
+    the two sides (a count of 2 is one a side); ``deck`` tubes are trainable mounts on the centreline
+    that bear on either beam (always above water). The arcs are in ``data/tactics/tubes.yaml``
+    (``campaign.tactics.tubes``).
+    """
+
+    position: TubePosition
+    count: int
+    submerged: bool
+
+
 @dataclass(frozen=True)
 class TorpedoTubes:
-    """Torpedo tubes: number, calibre (mm) and mounting (e.g. 'submerged')."""
+    """Torpedo tubes: number, calibre (mm), mounting as the source words it (e.g. 'submerged'), and
+    ``mounts``, the layout by position where a source gives it (empty otherwise: the stand-in layout
+    rule of ``data/tactics/tubes.yaml`` derives it from the count, ``campaign.tactics.tubes``)."""
 
     count: int
     calibre_mm: float | None
     mounting: str | None
+    mounts: tuple[TubeMount, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -246,7 +270,8 @@ class Ship:
     Speeds (kn): ``design_speed_kn`` (as designed), ``sustained_speed_kn`` (what she could hold for
     hours in August 1914), ``economical_speed_kn`` (the speed her endurance figure is quoted at).
     ``torpedo_tubes`` is ``None`` where the source read gave none (unknown), a zero count where the
-    ship has none. ``coal_capacity_t`` is the most coal her bunkers hold; ``oil_t`` the oil carried
+    ship has none; its ``mounts`` are the tubes' layout where a source gives it. ``coal_capacity_t`` is
+    the most coal her bunkers hold; ``oil_t`` the oil carried
     for spraying on the coal (kept as data; consumption is modelled as one fuel, see
     ``consumption_basis``). Merchant ships
     add ``cargo_coal_t`` (coal they can give) and ``transfer_rate_t_per_h`` (collier to warship,
@@ -407,10 +432,35 @@ class _Gun(_Strict):
         return self.broadside is not None
 
 
+class _TubeMount(_Strict):
+    position: TubePosition
+    count: int = Field(gt=0)
+    submerged: bool
+
+    @model_validator(mode="after")
+    def _fits(self) -> _TubeMount:
+        if self.position == "beam" and self.count % 2:
+            raise ValueError(f"a beam mount's tubes are split evenly between the sides: need an even count, "
+                             f"got {self.count}")
+        if self.position == "deck" and self.submerged:
+            raise ValueError("a deck mount is a trainable mount above water: it cannot be submerged")
+        return self
+
+
 class _Torpedo(_Strict):
     count: int = Field(ge=0)
     calibre_mm: float | None = Field(default=None, gt=0)
     mounting: str | None = None
+    mounts: list[_TubeMount] | None = None
+
+    @model_validator(mode="after")
+    def _mounts_sum_to_count(self) -> _Torpedo:
+        if self.mounts is not None:
+            total = sum(m.count for m in self.mounts)
+            if total != self.count:
+                laid = ", ".join(f"{m.position} {m.count}" for m in self.mounts) or "none"
+                raise ValueError(f"mounts hold {total} tubes ({laid}) but count is {self.count}")
+        return self
 
 
 class _Armour(_Strict):
@@ -510,6 +560,10 @@ def _fmt_errors(path: Path, what: str, err: ValidationError) -> str:
     return "\n".join(lines)
 
 
+TUBE_MOUNTS_SOURCE_KEY = "torpedo_tubes.mounts"
+"""Citation key the torpedo tubes' mount layout needs in a ship's ``sources``: the tube count's own
+``torpedo_tubes`` citation does not cover where the tubes lie."""
+
 GUN_SOURCE_KEYS = {"arcs": "guns.arcs", "quick_firing": "guns.quick_firing"}
 """Citation keys the gun groups' arc counts and quick-firing flags need in a ship's ``sources``: the
 armament list's own ``guns`` citation does not cover how the guns bear or how fast they fire."""
@@ -541,8 +595,24 @@ def _check_gun_sources(name: str, entry: _Entry, path: Path) -> None:
             raise ShipDataError(f"{path}: ship {name!r}: field guns: {what} given without a source ({key})")
 
 
+def _check_tube_sources(name: str, entry: _Entry, path: Path) -> None:
+    """A tube layout (``torpedo_tubes.mounts``) must carry its own citation (``torpedo_tubes.mounts``)."""
+    t = entry.torpedo_tubes
+    if t is not None and t.mounts and len(entry.sources.get(TUBE_MOUNTS_SOURCE_KEY, "").strip()) < 3:
+        raise ShipDataError(f"{path}: ship {name!r}: field torpedo_tubes.mounts: layout given without a "
+                            f"source ({TUBE_MOUNTS_SOURCE_KEY})")
+
+
+def _tubes(t: _Torpedo | None) -> TorpedoTubes | None:
+    if t is None:
+        return None
+    mounts = tuple(TubeMount(m.position, m.count, m.submerged) for m in t.mounts or ())
+    return TorpedoTubes(t.count, t.calibre_mm, t.mounting, mounts)
+
+
 def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
     _check_gun_sources(name, entry, path)
+    _check_tube_sources(name, entry, path)
     coal = entry.coal
     capacity_t = coal.capacity
     oil_t = coal.oil
@@ -571,13 +641,7 @@ def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
         oil_t=oil_t,
         consumption=curve,
         guns=tuple(_gun(g) for g in entry.guns),
-        torpedo_tubes=(
-            None
-            if entry.torpedo_tubes is None
-            else TorpedoTubes(
-                entry.torpedo_tubes.count, entry.torpedo_tubes.calibre_mm, entry.torpedo_tubes.mounting
-            )
-        ),
+        torpedo_tubes=_tubes(entry.torpedo_tubes),
         armour=Armour(**entry.armour_mm.model_dump()),
         crew=entry.crew,
         cargo_coal_t=entry.cargo_coal_t,

@@ -1,8 +1,9 @@
 """Fighting a battle under any engine: tick by tick, with the ends every rule set shares.
 
-``BattleRun`` drives an engine (``campaign.tactics.protocol``): each tick it asks the helm for courses
-and speeds, lets the engine move, fire and damage, keeps the frames for the replay and the coal burnt
-at the speeds steamed, and checks whether the battle is over. It does no waiting itself, so the world
+``BattleRun`` drives an engine (``campaign.tactics.protocol``): each tick the helm's admirals decide
+(``campaign.tactics.helm``), the engine moves the ships on the plane with the helm steering them step by
+step, fires and damages, and the run keeps the frames for the replay and the coal burnt at the speeds
+steamed, and checks whether the battle is over. It does no waiting itself, so the world
 runs it inside SimPy (one timeout per tick, other forces moving meanwhile) and ``fight`` runs it
 straight through for duels and tests.
 
@@ -12,10 +13,12 @@ A battle ends (``BattleOutcome.reason``) when:
   ``darkness``     night falls and the rules allow no night action;
   ``separated``    no enemy is within the visibility of any ship (a break-off succeeded);
   ``out_of_range`` nobody has fired for ``no_fire_min`` and the sides are beyond gun range;
-  ``drawn_off``    a side breaking off has not been gained on for ``drawn_off_min``;
+  ``drawn_off``    a side breaking off has not been gained on for ``drawn_off_min`` and no shot or
+                   torpedo has struck for ``drawn_off_quiet_min``;
   ``time``         the safety limit ``max_duration_h`` (data/tactics/helm.yaml).
 A side that means to fight breaks off when its fighting value falls below ``break_off_ratio`` of the
-enemy's; a ``break_off`` event says so.
+enemy's; a ``break_off`` event says so. An engine whose rules end battles otherwise says which of
+these ends apply (``Battle.driver_ends``) and gives its own (``Battle.ended``: the board game's escape).
 """
 
 from __future__ import annotations
@@ -27,9 +30,9 @@ from types import MappingProxyType
 
 import numpy as np
 
-from campaign.tactics.helm import HelmRules, default_helm_rules, steer
+from campaign.tactics.helm import Helm, HelmRules, default_helm_rules
 from campaign.tactics.kinematics import range_yd
-from campaign.tactics.protocol import BattleSetup, Condition, Engine, Setting, ShipView, TickEvent
+from campaign.tactics.protocol import BattleSetup, Command, Condition, Engine, Setting, ShipView, TickEvent
 from campaign.tactics.searoom import SeaRoom
 
 
@@ -87,24 +90,27 @@ class BattleRun:
     def __init__(self, engine: Engine, setup: BattleSetup, rng: np.random.Generator, *,
                  rules: HelmRules | None = None, setting_at: Callable[[float], Setting] | None = None,
                  preferred_range_yd: Mapping[str, float] | None = None, preferred_cap_yd: float | None = None,
-                 keep_frames: bool = True, sea_room: SeaRoom | None = None) -> None:
+                 keep_frames: bool = True, sea_room: SeaRoom | None = None, keep_paths: bool = False) -> None:
         self.engine = engine
         self.setup = setup
         self.rules = rules or default_helm_rules()
         self.setting_at = setting_at or (lambda t_s: setup.setting)
         self.setting = self.setting_at(0.0)
-        self.preferred = dict(preferred_range_yd or {})
         self.preferred_cap = preferred_cap_yd
-        self.sea_room = sea_room  # the land the battle is fought beside (None: open water all round)
         self.intents = dict(setup.intents)
         self.battle = engine.begin(setup, rng)
+        # The land the battle is fought beside (None: open water all round) is the helm's to keep clear of.
+        self.helm = Helm(setup, self.rules, preferred_range_yd, preferred_cap_yd, sea_room)
         self.ships = {c.name: c.ship for c in setup.combatants}
         self.coal_t = {c.name: 0.0 for c in setup.combatants}
         self.events: list[TickEvent] = []
         self.frames: list[Frame] = []
         self.keep_frames = keep_frames
+        self.keep_paths = keep_paths
+        self.paths: list[tuple[float, dict[str, list[tuple[float, float, float]]]]] = []  # (t_s, sub-step poses)
         self.broke_off: list[str] = []
         self.last_fire_s = 0.0
+        self.last_strike_s = -float("inf")
         self.nearest: deque[tuple[float, float]] = deque()  # (t_s, nearest hostile range) while a side runs
         self.reason: str | None = None
         self._views = self.battle.views()  # the ships as they are now: unchanged until the next step
@@ -128,12 +134,12 @@ class BattleRun:
         dt = float(self.battle.next_tick_s())
         self.setting = self.setting_at(self.t_s)
         cap = self.rules.visibility_fraction * self.setting.visibility_yd
-        if self.preferred_cap is not None:
-            cap = min(cap, self.preferred_cap)
-        helm = steer(self._views, self.intents, self.rules, self.preferred, cap)
-        if self.sea_room is not None:
-            helm = self.sea_room.steer_clear(self._views, helm)
-        new = self.battle.step(helm, self.setting)
+        command = self.battle.command() if hasattr(self.battle, "command") else Command()
+        t0 = self.t_s
+        new = self.helm.plan(t0, self._views, self.intents, command, cap)
+        new += self.battle.step(self.helm, self.setting)
+        if self.keep_paths:
+            self.paths.append((t0, dict(getattr(self.battle, "paths", {}))))
         settled = self.battle.settled()
         views = self._views = self.battle.views()
         for v in views:
@@ -142,6 +148,8 @@ class BattleRun:
                 self.coal_t[v.name] += float(self.ships[v.name].consumption.t_per_h(abs(v.speed_kn))) * dt / 3600.0
         if any(e.type == "fire" for e in new):
             self.last_fire_s = self.t_s
+        if any(_strikes(e) for e in new):
+            self.last_strike_s = self.t_s
         self.events.extend(new)
         if settled is not None:
             self.events.extend(settled)
@@ -169,26 +177,35 @@ class BattleRun:
     def _over(self, views) -> str | None:
         afloat = [v for v in views if v.afloat]
         sides = {v.side for v in afloat}
-        if len(sides) < len(self.setup.sides()):
+        allowed = getattr(self.battle, "driver_ends", None)
+
+        def ends(reason: str) -> bool:
+            return allowed is None or reason in allowed
+
+        if len(sides) < len(self.setup.sides()) and ends("destroyed"):
             return "destroyed"
-        if self.setting.light == "dark" and not self.setting.night_action:
+        own = self.battle.ended() if hasattr(self.battle, "ended") else None
+        if own is not None:
+            return own
+        if self.setting.light == "dark" and not self.setting.night_action and ends("darkness"):
             return "darkness"
         nearest = min((float(range_yd(a.x_yd, a.y_yd, b.x_yd, b.y_yd))
                        for i, a in enumerate(afloat) for b in afloat[i + 1:] if a.side != b.side),
                       default=float("inf"))
-        if nearest > self.setting.visibility_yd:
+        if nearest > self.setting.visibility_yd and ends("separated"):
             return "separated"
         longest = max((v.gun_range_yd for v in afloat if v.can_fire), default=0.0)
-        if nearest > longest and self.t_s - self.last_fire_s >= self.rules.no_fire_min * 60.0:
+        if nearest > longest and self.t_s - self.last_fire_s >= self.rules.no_fire_min * 60.0 and ends("out_of_range"):
             return "out_of_range"
-        if "break_off" in self.intents.values():
+        if "break_off" in self.intents.values() and ends("drawn_off"):
             near = self.nearest
             near.append((self.t_s, nearest))
             start = self.t_s - self.rules.drawn_off_min * 60.0
             # Keep one entry at or before the window's start: the range the chasers had then.
             while len(near) > 1 and near[1][0] <= start:
                 near.popleft()
-            if near[0][0] <= start and nearest > near[0][1] - self.rules.drawn_off_gain_yd:
+            quiet = self.t_s - self.last_strike_s >= self.rules.drawn_off_quiet_min * 60.0
+            if near[0][0] <= start and nearest > near[0][1] - self.rules.drawn_off_gain_yd and quiet:
                 return "drawn_off"
         if self.t_s >= self.rules.max_duration_h * 3600.0:
             return "time"
@@ -203,6 +220,13 @@ class BattleRun:
             final=MappingProxyType({v.name: v for v in views}),
             coal_t=MappingProxyType({k: round(v, 3) for k, v in self.coal_t.items()}),
             broke_off=tuple(self.broke_off), intents=MappingProxyType(dict(self.intents)))
+
+
+def _strikes(e: TickEvent) -> bool:
+    """Whether a tick event is a shot, torpedo or ram that struck (for ``drawn_off``)."""
+    if e.type in ("hit", "ram"):
+        return e.data.get("cause") != "settlement"
+    return e.type == "torpedo" and e.data.get("result") not in (None, "miss")
 
 
 def track_columns(frames: tuple[Frame, ...]) -> dict:

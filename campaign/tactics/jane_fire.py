@@ -7,8 +7,13 @@ its torpedo is scored cannot score it"). Damage takes effect at once: "a disable
 fire".
 
 Target choice: the seed leaves it to the players ("For each big gun separate shots may be made", l.25).
-STAND-IN: each gun group fires at the nearest enemy in sight that is within its class's reach and on
-whose bearing some of its barrels bear; each torpedo at the nearest enemy within the table's range.
+STAND-IN: each gun group fires at the nearest enemy in sight that is within its class's reach, on whose
+bearing some of its barrels bear, and whom no consort masks (``masked_by_consort``); each torpedo, from a loaded tube whose arc bears
+(``campaign.tactics.tubes``), at the nearest such enemy within the table's range.
+
+The line of fire (l.53, "Ships in the line of fire may receive the fire on a coin toss"): a ship nearer
+the firer than her target, across the arc the target's hull subtends from the firer
+(``campaign.tactics.plane.hull.in_line_of_fire``), takes the fire on the toss.
 """
 
 from __future__ import annotations
@@ -47,7 +52,10 @@ from campaign.tactics.jane_ship import (
     disable_mount,
 )
 from campaign.tactics.kinematics import range_yd
+from campaign.tactics.plane.hull import Hull, Pose
+from campaign.tactics.plane.hull import in_line_of_fire as hull_in_line_of_fire
 from campaign.tactics.protocol import Setting, TickEvent
+from campaign.tactics.tubes import TubeBank
 
 BEAM_DEG = 90.0
 DIE_FACES = 6
@@ -63,8 +71,8 @@ ROUGH_MARGIN = 1e-9
 #: the arc sector the enemy lies in and the firer's ``Sight`` of her are None until first wanted.
 RANGE_SLOT, ENEMY_SLOT, SECTOR_SLOT, SIGHT_SLOT = range(4)
 
-#: A ship's outline for ``ships_across_line``: (ship, x_yd, y_yd, square of half her length in yd).
-Outline = tuple[ShipState, float, float, float]
+#: A ship's outline for ``ships_across_line``: (ship, her pose, her hull).
+Outline = tuple[ShipState, Pose, Hull]
 
 
 class Sight:
@@ -342,34 +350,35 @@ def strike_figures(rules: JaneRules, target: ShipState, setting: Setting, range_
 
 
 def in_line_of_fire(ships: list[ShipState], firer: ShipState, target: ShipState) -> ShipState | None:
-    """The ship nearest the firer lying across the line to the target (within half her length of it)."""
+    """The ship nearest the firer lying in the line of fire to the target (``ships_across_line``)."""
     return next((s for _, s in ships_across_line(ships, firer, target) if s.afloat), None)
 
 
 def ship_outlines(ships: list[ShipState]) -> list[Outline]:
-    """(ship, x_yd, y_yd, square of half her length in yd) of each ship, for ``ships_across_line``."""
-    return [(s, s.x_yd, s.y_yd, s.half_length_squared_yd2) for s in ships]
+    """(ship, her pose, her hull) of each ship, for ``ships_across_line``."""
+    return [(s, Pose(s.x_yd, s.y_yd, s.course_deg), Hull.of(s.ship)) for s in ships]
 
 
 def ships_across_line(ships: list[ShipState], firer: ShipState, target: ShipState,
                       outlines: list[Outline] | None = None) -> list[tuple[float, ShipState]]:
-    """(fraction of the way to the target, ship) of every ship but the two, afloat or not, lying
-    across the line from the firer to the target (within half her length of it), nearest the firer
-    first, ties in the order of ``ships``; ``outlines`` the ships' ``ship_outlines``, if the caller
-    keeps them."""
+    """(fraction of the way to the target, ship) of every ship but the two, afloat or not, lying in the
+    line of fire from the firer to the target: nearer the firer than the target and within the arc the
+    target's hull subtends from her (``campaign.tactics.plane.hull.in_line_of_fire``: "Ships in the line of
+    fire may receive the fire", seed 004 l.53, taken as it means it), nearest the firer first, ties in
+    the order of ``ships``; ``outlines`` the ships' ``ship_outlines``, if the caller keeps them."""
     fx, fy = firer.x_yd, firer.y_yd
-    dx, dy = target.x_yd - fx, target.y_yd - fy
-    span2 = dx * dx + dy * dy
-    if span2 <= 0:
+    span = math.hypot(target.x_yd - fx, target.y_yd - fy)
+    if span <= 0:
         return []
+    outlines = outlines if outlines is not None else ship_outlines(ships)
+    target_pose, target_hull = next(((p, h) for s, p, h in outlines if s is target),
+                                    (Pose(target.x_yd, target.y_yd, target.course_deg), Hull.of(target.ship)))
     across: list[tuple[float, ShipState]] = []
-    for s, sx, sy, half_length_squared_yd2 in outlines if outlines is not None else ship_outlines(ships):
-        t = ((sx - fx) * dx + (sy - fy) * dy) / span2
-        if not 0.0 < t < 1.0 or s is firer or s is target:
+    for s, pose, hull in outlines:
+        if s is firer or s is target:
             continue
-        px, py = fx + t * dx - sx, fy + t * dy - sy
-        if px * px + py * py <= half_length_squared_yd2:
-            across.append((t, s))
+        if hull_in_line_of_fire(fx, fy, target_pose, target_hull, pose, hull):
+            across.append((math.hypot(pose.x_yd - fx, pose.y_yd - fy) / span, s))
     across.sort(key=_by_range)  # stable: equal fractions keep the ships' order
     return across
 
@@ -547,9 +556,20 @@ def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup, hostiles: list[
             sector = ctx.sector(firer, entry)
         # ``scaled_barrels`` inline: this runs for every group, every move.
         n = math.floor(by_sector[sector] * ready / count + 0.5)
-        if n > 0:
+        if n > 0 and not masked_by_consort(ctx, firer, entry):
             return entry, n
     return None
+
+
+def masked_by_consort(ctx: FireContext, firer: ShipState, entry: list[Any]) -> bool:
+    """Whether a ship of her own side afloat lies in the line of fire to the enemy of a ``hostiles_by_range``
+    entry: she is masked and does not fire at him (STAND-IN: the rules let a ship in the line of fire take
+    the fire on a coin toss, seed 004 l.53, but no gunlayer of the period fired through a consort: ships
+    "masked" by the ships ahead held their fire)."""
+    sight = entry[SIGHT_SLOT] or ctx.entry_sight(firer, entry)
+    if sight.crossing is None:
+        ctx.in_line_of_fire(firer, entry[ENEMY_SLOT], sight)
+    return any(s.afloat and s.side == firer.side for _, s in sight.crossing)
 
 
 def fire_group(ctx: FireContext, firer: ShipState, g: GunGroup) -> None:
@@ -616,10 +636,52 @@ def gunfire(ctx: FireContext, order: list[ShipState]) -> None:
                     _fire(ctx, firer, g, *found)
 
 
+def signed_relative_bearing_deg(firer: ShipState, target: ShipState) -> float:
+    """Bearing of ``target`` off ``firer``'s bow in (-180, 180]: positive to starboard, negative to port
+    (``kinematics.angle_diff_deg`` of her course and the true bearing, on scalars)."""
+    bearing = math.degrees(math.atan2(target.x_yd - firer.x_yd, target.y_yd - firer.y_yd)) % 360.0
+    d = (bearing - firer.course_deg + 180.0) % 360.0 - 180.0
+    return 180.0 if d == -180.0 else d
+
+
+def tubes_of(firer: ShipState) -> TubeBank:
+    """The firer's tubes, brought into step with what gunfire did to them: a loaded above-water tube
+    that blew up (``resolve_hit``, seed 004 l.121) is counted off ``above_water_loaded`` there and lost
+    here."""
+    bank = firer.tubes
+    if bank is None:  # a state built without ``from_combatant``: all her tubes, less those fired
+        bank = firer.tubes = TubeBank.of(firer.ship)
+        bank.empty(firer.tubes_fired)
+    while bank.loaded_above_water() > firer.above_water_loaded and bank.lose_above_water():
+        pass
+    return bank
+
+
+def _torpedo_target(ctx: FireContext, firer: ShipState, bank: TubeBank,
+                    reach_yd: float) -> tuple[list[Any], int, float] | None:
+    """The nearest enemy afloat within ``reach_yd`` on whose bearing one of the firer's loaded tubes
+    bears (the first in ``ctx.ships`` of those equally near), as her ``hostiles_by_range`` entry, with
+    that tube's index and the enemy's signed relative bearing. A tube bears where its arc reaches
+    (``campaign.tactics.tubes``; Jane's game gives no time to lay or set a tube)."""
+    for entry in ctx.hostiles_by_range(firer):
+        if entry[RANGE_SLOT] >= reach_yd:
+            return None
+        enemy = entry[ENEMY_SLOT]
+        if not enemy.afloat:
+            continue
+        rel = signed_relative_bearing_deg(firer, enemy)
+        i = bank.first_bearing(rel, ctx.t_s, gyro=False)
+        if i is not None:
+            return entry, i, rel
+    return None
+
+
 def torpedoes(ctx: FireContext, order: list[ShipState]) -> None:
-    """Each ship with a loaded tube fires at the nearest enemy within the torpedo table's range
-    (seed 004 l.47): under 5,000 tons she sinks; larger, she is waterlogged; k hits sink a ship of
-    under k * 5,000 tons (data file, ``torpedo.waterlogged``)."""
+    """Each ship with a loaded tube that bears fires at the nearest enemy within the torpedo table's
+    range on whose bearing it bears (seed 004 l.47; the tubes' arcs, ``data/tactics/tubes.yaml``): under
+    5,000 tons she sinks; larger, she is waterlogged; k hits sink a ship of under k * 5,000 tons (data
+    file, ``torpedo.waterlogged``). A tube fires once a battle (the seed gives no reload). The event
+    names the tube (``tube``: "bow", "starboard beam", ...) and the target's signed relative bearing."""
     rules = ctx.rules
     reach = min(torpedo_range_yd(rules), ctx.setting.visibility_yd)
     if ctx.nearest_hostile_yd() >= reach:
@@ -628,19 +690,17 @@ def torpedoes(ctx: FireContext, order: list[ShipState]) -> None:
         for _ in range(rules.tubes_per_move):
             if not firer.afloat or firer.tubes_left() <= 0:
                 break
-            # The nearest enemy afloat within reach, the first in ``ctx.ships`` of those equally near.
-            nearest = None
-            for entry in ctx.hostiles_by_range(firer):
-                if entry[ENEMY_SLOT].afloat:
-                    nearest = entry
-                    break
-            if nearest is None or nearest[RANGE_SLOT] >= reach:
+            bank = tubes_of(firer)
+            found = _torpedo_target(ctx, firer, bank, reach)
+            if found is None:
                 break
+            nearest, tube, rel = found
             r, target = nearest[RANGE_SLOT], nearest[ENEMY_SLOT]
             chance = torpedo_chance_in_six(rules, r)
             roll = int(ctx.rng.integers(1, DIE_FACES + 1))
+            bank.fire(tube, ctx.t_s, None)
             firer.tubes_fired += 1
-            firer.above_water_loaded = min(firer.above_water_loaded, firer.tubes_left())
+            firer.above_water_loaded = bank.loaded_above_water()
             if roll > chance:
                 result = "miss"
             else:
@@ -651,6 +711,7 @@ def torpedoes(ctx: FireContext, order: list[ShipState]) -> None:
                     result = "waterlogged"
                     target.waterlogged_now = target.waterlogged_now or not target.waterlogged_before
             ctx.emit("torpedo", firer.name, target.name, range_yd=round(r, 1), roll=roll,
-                     chance_in_six=chance, result=result, displacement_lt=round(displacement_lt(target.ship)))
+                     chance_in_six=chance, result=result, displacement_lt=round(displacement_lt(target.ship)),
+                     tube=bank.tubes[tube].label, rel_bearing_deg=round(rel, 1))
             if result == "sunk":
                 sink(ctx, target, firer, "torpedo")

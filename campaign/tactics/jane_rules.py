@@ -153,6 +153,9 @@ class JaneRules:
     admiral_chance: float
     command_lapse_moves: int
     flagship_sunk_disables_admiral: bool
+    # command (the helm's signals and fleet speed)
+    signal_delay_s: float
+    reserve_fraction: float
     line_of_fire_chance: float
 
     @property
@@ -297,6 +300,8 @@ def parse_rules(raw: Mapping[str, Any], file: Path = RULES_FILE) -> JaneRules:
             admiral_chance=float(g("admiral.chance")),
             command_lapse_moves=int(g("admiral.command_lapse_moves")),
             flagship_sunk_disables_admiral=bool(g("admiral.flagship_sunk_disables")),
+            signal_delay_s=float(g("command.signal_delay_s")),
+            reserve_fraction=float(g("command.reserve_fraction")),
             line_of_fire_chance=float(g("line_of_fire.chance")),
         )
     except (KeyError, TypeError, IndexError, AttributeError) as exc:

@@ -19,7 +19,6 @@ Mapping (``from_combatant`` in, ``condition_of`` out):
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
 from campaign.model.ships import Gun, Ship
@@ -44,6 +43,7 @@ from campaign.tactics.jane_rulebook import (
 )
 from campaign.tactics.jane_rules import PARTS, JaneRules
 from campaign.tactics.protocol import Combatant, Condition, HelmOrder, ShipView
+from campaign.tactics.tubes import TubeBank, above_water_count
 
 BEAM_DEG = 90.0
 BARRELS_PER_MOUNT = {"quadruple": 4, "triple": 3, "twin": 2}
@@ -158,6 +158,9 @@ class ShipState:
     above_water_loaded: int
     #: Squares of way per four-point turn by helm (``jane_rulebook.squares_per_turn``: her length fixes it).
     helm_squares_per_turn: float
+    #: Her tubes one by one, loaded or empty (``campaign.tactics.tubes``): which bear on a target. Kept in
+    #: step with ``tubes_fired`` and ``above_water_loaded`` (``jane_fire.torpedoes``).
+    tubes: TubeBank | None = None
     penetrations: float = 0.0
     afloat: bool = True
     waterlogged_before: bool = False
@@ -174,12 +177,11 @@ class ShipState:
     armament_changes: int = 0
     # Derived from ``combatant`` (which she keeps) and ``groups`` (whose mounts never change, only their
     # barrels), read at every turn of a battle: her name and side, the big-gun and quick-firer groups in
-    # their order, the square of half her length; and the last strength worked out.
+    # their order; and the last strength worked out.
     name: str = field(init=False, repr=False, compare=False)
     side: str = field(init=False, repr=False, compare=False)
     big_groups: tuple[GunGroup, ...] = field(init=False, repr=False, compare=False)
     quick_groups: tuple[GunGroup, ...] = field(init=False, repr=False, compare=False)
-    half_length_squared_yd2: float = field(init=False, repr=False, compare=False)
     strength_memo: tuple[tuple, float, float] | None = field(
         default=None, init=False, repr=False, compare=False)
 
@@ -188,7 +190,6 @@ class ShipState:
         self.side = self.combatant.side
         self.big_groups = tuple(g for g in self.groups if g.big_gun)
         self.quick_groups = tuple(g for g in self.groups if not g.big_gun)
-        self.half_length_squared_yd2 = (self.length_yd / 2.0) ** 2
 
     @property
     def ship(self) -> Ship:
@@ -256,15 +257,9 @@ def is_big_gun(rules: JaneRules, cls: str, quick_firing: bool) -> bool:
 
 
 def above_water_tubes(ship: Ship) -> int:
-    """Tubes mounted above water (deck tubes may explode when their section is hit, seed 004 l.47)."""
-    t = ship.torpedo_tubes
-    if t is None or not t.count or t.mounting is None:
-        return 0
-    m = t.mounting.lower()
-    if "submerged" in m:
-        found = re.search(r"(\d+)\s+above", m)
-        return min(t.count, int(found.group(1))) if found else 0
-    return t.count
+    """Tubes mounted above water (deck tubes may explode when their section is hit, seed 004 l.47): from
+    her tube layout, or the stand-in layout rule where the data give none (``campaign.tactics.tubes``)."""
+    return above_water_count(ship)
 
 
 def _part_shares(rules: JaneRules, tclass: str, groups: list[GunGroup]) -> tuple[tuple[str, float], ...]:
@@ -318,6 +313,10 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
     cond = c.condition
     tubes_total = ship.torpedo_tubes.count if ship.torpedo_tubes else 0
     tubes_fired = min(tubes_total, cond.torpedoes_fired)
+    # Tubes fired in an earlier battle stay empty (Jane's game has no reload): STAND-IN, the first in
+    # layout order (the condition carries only their number).
+    tubes = TubeBank.of(ship)
+    tubes.empty(tubes_fired)
     st = ShipState(
         combatant=c, target_class=tclass, sinking_number=sinking_number(rules, ship),
         x_yd=c.x_yd, y_yd=c.y_yd, course_deg=c.course_deg % 360.0,
@@ -326,8 +325,8 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
         waterline_grade=armour_grade(rules, waterline_mm),
         waterline_grade_coal=armour_grade(rules, waterline_mm, extra_grades=coal),
         deck_grade=armour_grade(rules, a.deck), conning_tower_grade=armour_grade(rules, a.conning_tower),
-        tubes_total=tubes_total, tubes_fired=tubes_fired,
-        above_water_loaded=min(above_water_tubes(ship), tubes_total - tubes_fired),
+        tubes_total=tubes_total, tubes_fired=tubes_fired, above_water_loaded=tubes.loaded_above_water(),
+        tubes=tubes,
         flagship=c.flagship, waterlogged_before=cond.waterlogged, torpedo_hits=int(cond.waterlogged),
         helm_squares_per_turn=squares_per_turn(rules, ship.length_m),
     )

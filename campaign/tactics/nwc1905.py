@@ -6,14 +6,21 @@ A move is 2.5 minutes (150 s); when any two hostile ships come within the mêlé
 goes on "under Duel Game rules, with each move representing half a minute" (seed 002 l.59-61). In
 each move:
 
-1. Orders. In a fleet move a ship of a squadron executes the helm order given a move earlier: "A
-   signal hoisted at the start of a move cannot be executed in that move; the fleet stands on at its
-   existing course and speed" (l.3). The engine keeps one pending order per ship and applies last
-   move's; a squadron ship's changed order is recorded as a ``signal`` event when hoisted. A ship
-   alone in her unit, and every ship in a mêlée (manoeuvred by her captain, l.59), acts at once.
-2. Motion (``nwc1905_motion``): fleet speed at most the most she can make less the 20 % reserve
-   (her speed / 1.2, l.29) — all of it in a mêlée —; 1 knot per 30 seconds (l.25); turning at the
-   rate of the fleet cards or the duel curve (l.19), losing speed on the circle (l.23).
+1. Orders come from the helm (``campaign.tactics.helm``), which keeps the squadrons in formation at
+   400 yards (l.31) and hoists the admirals' signals; ``command`` tells it these rules: "A signal
+   hoisted at the start of a move cannot be executed in that move" (l.3), so a signal acts a move
+   (150 s) later, but "a column led by the flagship may change direction of the head of the column
+   without signal" (l.31); the fleet speed keeps the 20 % reserve of every vessel (l.29); in a mêlée
+   "ships are manoeuvred by their captains irrespective of fleet tactics and signals cannot be
+   answered in less than five moves" (l.59), and ramming is of the duel game (l.55).
+2. Motion (``nwc1905_motion.NwcHandling`` on the battle plane, ``campaign.tactics.plane``): at most the
+   most she can make (a reserve is the helm's to keep); 1 knot per 30 seconds (l.25); turning at the
+   rate of the fleet cards or the duel curve (l.19), losing speed on the circle (l.23). Hulls that
+   meet stop where they touch: a stem striking a side or stern at 6 knots or more (seed 004 l.55; the
+   1905 rules give no speed) is a successful ramming blow and the ship struck is destroyed (STAND-IN:
+   our copy of the rules gives no effect, Jane's "any rammed ship is sunk" is used), the rammer lying
+   motionless through the next move (l.55); stem to stem or on opposite courses is a draw: neither is
+   harmed, both lie motionless through the next move (STAND-IN reading of "draw").
 3. Fire (``nwc1905_fire``), scored at the new positions (l.63) and simultaneously: ships destroyed in
    the move still fire in it and are removed at its end (l.75). Each ship fires at one target
    chosen by the data file's fire-distribution instruction; a torpedo is fired at the nearest enemy
@@ -48,18 +55,23 @@ import numpy as np
 
 from campaign.tactics import nwc1905_fire as fire
 from campaign.tactics.kinematics import angle_diff_deg, bearing_deg
-from campaign.tactics.nwc1905_motion import move_ship
+from campaign.tactics.nwc1905_motion import NwcHandling
 from campaign.tactics.nwc1905_rules import Nwc1905Rules, load_rules
 from campaign.tactics.nwc1905_umpire import CRIPPLED, LOSES_HALF, REMOVED, InContact, settle
+from campaign.tactics.plane.contact import RAMMED, STEM_TO_STEM, blow, default_contact_rules
+from campaign.tactics.plane.hull import Hull, Pose
+from campaign.tactics.plane.motion import HELM_STEP_S, Body, Contact, Pilot, Plane, as_pilot
 from campaign.tactics.protocol import (
     BattleSetup,
     Combatant,
+    Command,
     Condition,
     HelmOrder,
     Setting,
     ShipView,
     TickEvent,
 )
+from campaign.tactics.tubes import TubeBank, can_bear, load_tube_rules
 
 
 @dataclass
@@ -79,13 +91,13 @@ class _Ship:
     points_at_entry: float
     gunnery_cap: float
     afloat: bool
-    active: HelmOrder
     battery: fire.Battery
-    pending: HelmOrder | None = None
+    motionless_until_s: float = -1.0
     torpedoed: bool = False
     torpedoes_fired: int = 0
     turned_deg: float = 0.0
-    tubes_ready_s: dict[str, list[float]] = field(default_factory=dict)
+    #: Her torpedo tubes: each loaded or reloading, each beam tube's gyro setting (``tactics.tubes``).
+    tubes: TubeBank = field(default_factory=lambda: TubeBank((), load_tube_rules()))
 
     @property
     def damage(self) -> float:
@@ -120,20 +132,23 @@ class Nwc1905Battle:
         # The hostile pairs afloat with their ranges, as the ships stand now; None once a ship has moved
         # or sunk. The driver, the move and the umpire ask for them several times between changes.
         self._pairs: list[tuple[_Ship, _Ship, float]] | None = None
+        self.contact_rules = default_contact_rules()
+        self.plane = Plane(self.contact_rules.end_fraction)
+        self._hulls = {c.name: Hull.of(c.ship) for c in setup.combatants}
+        self.paths: dict[str, list[tuple[float, float, float]]] = {}  # each ship's poses through the last move
         for c in setup.combatants:
             kind = fire.kind_of(rules, c.ship)
             endurance = fire.endurance_points(rules, c.ship)
             points = min(1.0, max(0.0, c.condition.damage)) * endurance
-            tubes = c.ship.torpedo_tubes.count if c.ship.torpedo_tubes is not None else 0
-            per_beam = math.ceil(tubes / 2)
+            tubes = TubeBank.of(c.ship)  # every tube loaded and set abeam (seed 002 l.51, l.79)
             self._ships[c.name] = _Ship(
                 c=c, kind=kind, endurance=endurance, armoured=kind in rules.armoured_types,
                 squadron=unit_size[c.unit] > 1, x=c.x_yd, y=c.y_yd, course=c.course_deg % 360.0,
                 speed=max(0.0, c.speed_kn), points=points, points_at_entry=points,
                 gunnery_cap=max(0.0, min(1.0, c.condition.gunnery)),
                 afloat=not (c.condition.sunk or points >= rules.destroyed_at * endurance),
-                active=HelmOrder(c.course_deg, c.speed_kn), battery=fire.Battery(rules, c.ship),
-                tubes_ready_s={"port": [0.0] * per_beam, "starboard": [0.0] * per_beam},
+                battery=fire.Battery(rules, c.ship),
+                tubes=tubes,
             )
 
     # -- what the driver reads ---------------------------------------------------------------------
@@ -161,11 +176,16 @@ class Nwc1905Battle:
         gained = s.damage - s.points_at_entry / s.endurance
         return max(0.0, s.c.max_speed_kn - fire.speed_lost_kn(self.rules, s.c.ship.sustained_speed_kn, gained))
 
-    def _order_cap_kn(self, s: _Ship, melee: bool) -> float:
-        """The most the helm may have of her: in a fleet move the fleet speed, her limit less the 20 %
-        reserve (seed 002 l.29); in a mêlée all of it (l.59)."""
-        limit = self._limit_kn(s)
-        return limit if melee else limit / (1.0 + self.rules.fleet_reserve_fraction)
+    def command(self) -> Command:
+        """The rules of command for the coming move (module docstring, 1.): a signal acts a move later;
+        the fleet speed keeps the 20 % reserve (seed 002 l.29); in a mêlée every captain handles his own
+        ship, signals take five duel moves and ships may ram (l.55, l.59)."""
+        r = self.rules
+        if self._melee():
+            return Command(signal_delay_s=r.melee_signal_moves * r.duel_move_s, column_head_free=True,
+                           reserve_fraction=0.0, reserve_for_all=True, formations=False, ram=True)
+        return Command(signal_delay_s=r.signal_delay_moves * r.fleet_move_s, column_head_free=True,
+                       reserve_fraction=r.fleet_reserve_fraction, reserve_for_all=True, formations=True, ram=False)
 
     def _offensive(self, s: _Ship) -> float:
         if not s.afloat:
@@ -181,15 +201,14 @@ class Nwc1905Battle:
         return s.battery.broadside_weight * self._offensive(s) * left
 
     def views(self) -> Sequence[ShipView]:
-        """Every ship as the helm may see her; ``max_speed_kn`` is the most the helm may order in the
-        coming move (fleet speed, or all she can make in a mêlée)."""
-        melee = self._melee()
+        """Every ship as the helm may see her; ``max_speed_kn`` is the most she can make now (the fleet
+        speed's reserve is the helm's to keep: ``command``)."""
         out = []
         for s in self._ships.values():
             armed = s.battery.broadside_weight > 0.0
             out.append(ShipView(
                 name=s.c.name, side=s.c.side, unit=s.c.unit, x_yd=s.x, y_yd=s.y, course_deg=s.course,
-                speed_kn=s.speed, max_speed_kn=self._order_cap_kn(s, melee), afloat=s.afloat,
+                speed_kn=s.speed, max_speed_kn=self._limit_kn(s), afloat=s.afloat,
                 can_fire=armed and self._offensive(s) > 0.0,
                 gun_range_yd=self.rules.gun_range_yd if armed else 0.0,
                 fighting_value=self._fighting_value(s)))
@@ -217,25 +236,18 @@ class Nwc1905Battle:
 
     # -- a move ------------------------------------------------------------------------------------
 
-    def step(self, helm: Mapping[str, HelmOrder], setting: Setting) -> list[TickEvent]:
-        """Play one move: orders (with the signal delay), motion, fire, torpedoes, damage, the umpire."""
+    def step(self, helm: Pilot | Mapping[str, HelmOrder], setting: Setting) -> list[TickEvent]:
+        """Play one move: motion on the plane (hulls that meet are rammed or collide), fire, torpedoes,
+        damage, the umpire. ``helm``: the pilot, or plain orders for each ship."""
         dt = self.next_tick_s()
         if self._settlement is not None:  # the umpire has ended the battle
             self.t_s += dt
             return []
         melee = dt == self.rules.duel_move_s
         t0, t1 = self.t_s, self.t_s + dt
-        events = self._orders(helm, melee, t0)
-        turn_s = self.rules.duel_16_point_turn_s if melee else self.rules.fleet_16_point_turn_s
-        for s in self._ships.values():
-            if not s.afloat:
-                s.speed, s.turned_deg = 0.0, 0.0
-                continue
-            m = move_ship(self.rules, s.x, s.y, s.course, s.speed, s.active.course_deg,
-                          min(s.active.speed_kn, self._order_cap_kn(s, melee)), self._limit_kn(s), dt, turn_s)
-            s.x, s.y, s.course, s.speed, s.turned_deg = m.x_yd, m.y_yd, m.course_deg, m.speed_kn, m.turned_deg
-        self._pairs = None
         received: dict[str, list[tuple[str, float, str]]] = {}
+        events = self._move(as_pilot(helm), melee, t0, dt, received)
+        self._pairs = None
         events += self._gunfire(setting, dt, t1, received)
         events += self._torpedoes(setting, t1, received)
         events += self._damage(received, t1)
@@ -243,44 +255,57 @@ class Nwc1905Battle:
         self._umpire(dt)
         return events
 
-    def _orders(self, helm: Mapping[str, HelmOrder], melee: bool, t0: float) -> list[TickEvent]:
-        hoisting: dict[str, list[tuple[_Ship, HelmOrder]]] = {}
-        for name, s in self._ships.items():
+    def _move(self, pilot: Pilot, melee: bool, t0: float, dt: float,
+              received: dict[str, list[tuple[str, float, str]]]) -> list[TickEvent]:
+        """Every afloat ship moves at once on the plane; a meeting of hulls is judged (module docstring)."""
+        turn_s = self.rules.duel_16_point_turn_s if melee else self.rules.fleet_16_point_turn_s
+        bodies = []
+        for s in self._ships.values():
             if not s.afloat:
+                s.speed, s.turned_deg = 0.0, 0.0
                 continue
-            given = helm.get(name)
-            if melee or not s.squadron:
-                s.active = given or s.active
-                s.pending = None
-                continue
-            # A squadron ship executes last move's order and hoists this move's (seed 002 l.3-5).
-            hoisted = s.pending or s.active
-            s.active = hoisted
-            if given is not None:
-                if self._changed(hoisted, given):
-                    hoisting.setdefault(s.c.unit, []).append((s, given))
-                s.pending = given
+            b = Body(s.c.name, s.c.side, s.c.unit, self._hulls[s.c.name], s.x, s.y, s.course, s.speed,
+                     NwcHandling.of(self.rules, self._limit_kn(s), turn_s))
+            b.stopped = s.motionless_until_s > t0 + 1e-9
+            bodies.append(b)
+        contacts = self.plane.move(bodies, pilot, t0, dt, HELM_STEP_S)
+        self.paths = {b.name: b.path for b in bodies}
+        for b in bodies:
+            s = self._ships[b.name]
+            s.x, s.y, s.course, s.speed, s.turned_deg = b.x_yd, b.y_yd, b.course_deg, b.speed_kn, b.turned_deg
         events = []
-        executes = t0 + self.rules.fleet_move_s * self.rules.signal_delay_moves
-        for unit, changed in hoisting.items():
-            # One hoist per squadron, by her flagship where she is one of the ships signalled.
-            flag = next(((s, o) for s, o in changed if s.c.flagship), changed[0])
-            events.append(_event(t0, "signal", flag[0].c.name, None, unit=unit,
-                                 ships=tuple(s.c.name for s, _ in changed),
-                                 course_deg=round(flag[1].course_deg, 1), speed_kn=round(flag[1].speed_kn, 2),
-                                 executes_at_s=executes))
+        for c in contacts:
+            events += self._meeting(c, t0 + dt, received)
         return events
 
-    def _changed(self, old: HelmOrder, new: HelmOrder) -> bool:
-        """Whether an order differs from the last one enough to record its signal."""
-        turn = abs(float(angle_diff_deg(old.course_deg, new.course_deg)))
-        return turn >= self.rules.signal_course_change_deg or \
-            abs(old.speed_kn - new.speed_kn) >= self.rules.signal_speed_change_kn
+    def _meeting(self, c: Contact, t1: float, received: dict[str, list[tuple[str, float, str]]]) -> list[TickEvent]:
+        """A meeting of two hulls (seed 002 l.55; module docstring): a successful ram destroys the ship
+        struck (scored with the move's damage) and holds the rammer motionless through the next move; a
+        draw holds both so; a glancing meeting only stopped them."""
+        a, b = self._ships[c.a], self._ships[c.b]
+        apart = abs(float(angle_diff_deg(a.course, b.course)))
+        kind = blow(c, apart, self.contact_rules)
+        still = t1 + self.rules.fleet_move_s
+        if kind == RAMMED:
+            striker, struck = self._ships[c.striker], self._ships[c.struck]
+            received.setdefault(struck.c.name, []).append((striker.c.name, struck.endurance, "rammed"))
+            striker.motionless_until_s = max(striker.motionless_until_s, still)
+            result = "struck destroyed"
+        elif kind == STEM_TO_STEM:
+            a.motionless_until_s = max(a.motionless_until_s, still)
+            b.motionless_until_s = max(b.motionless_until_s, still)
+            result = "draw"
+        else:
+            result = "no damage"
+        ship, other = (c.striker, c.struck) if c.striker else (c.a, c.b)
+        return [_event(c.t_s, c.kind, ship, other, blow=kind, parts=(c.part_a, c.part_b), closing_kn=round(c.closing_kn, 2),
+                       x_yd=round(c.x_yd, 1), y_yd=round(c.y_yd, 1), result=result)]
 
     def _clear(self, firer: _Ship, target: _Ship, afloat: Sequence[_Ship]) -> bool:
         """Whether no other ship of ``afloat`` (either side) masks ``firer``'s line of fire to ``target``."""
-        others = [(o.x, o.y) for o in afloat if o is not firer and o is not target]
-        return not fire.is_masked(self.rules, (firer.x, firer.y), (target.x, target.y), others)
+        others = [(Pose(o.x, o.y, o.course), self._hulls[o.c.name]) for o in afloat if o is not firer and o is not target]
+        return not fire.is_masked((firer.x, firer.y), (Pose(target.x, target.y, target.course),
+                                                       self._hulls[target.c.name]), others)
 
     def _gunfire(self, setting: Setting, dt: float, t1: float,
                  received: dict[str, list[tuple[str, float, str]]]) -> list[TickEvent]:
@@ -318,13 +343,18 @@ class Nwc1905Battle:
 
     def _torpedoes(self, setting: Setting, t1: float,
                    received: dict[str, list[tuple[str, float, str]]]) -> list[TickEvent]:
+        """At most one torpedo a ship a move: from a loaded tube that bears at its present setting, at
+        the nearest enemy in the zone with a clear line (seed 002 l.51, l.79-81; the tubes' arcs and
+        times are in ``data/tactics/tubes.yaml``). Then each beam tube whose gyro must be re-set for the
+        nearest enemy it could reach is re-set, ready "five minutes" later (l.51)."""
         events = []
-        lo, hi = self.rules.torpedo_arc_deg
+        tube_rules = load_tube_rules()
         afloat = [s for s in self._ships.values() if s.afloat]
         for s in self._ships.values():
-            if not s.afloat or not any(s.tubes_ready_s.values()):
+            bank = s.tubes
+            if not s.afloat or not bank.tubes:
                 continue
-            best = None
+            in_zone = []
             for e in afloat:
                 if e.c.side == s.c.side:
                     continue
@@ -332,24 +362,32 @@ class Nwc1905Battle:
                 if r > self.rules.torpedo_range_yd or r > setting.visibility_yd:
                     continue
                 rel = float(angle_diff_deg(s.course, float(bearing_deg(s.x, s.y, e.x, e.y))))
-                beam = "starboard" if rel > 0 else "port"
-                if not lo <= abs(rel) <= hi or not any(t <= t1 for t in s.tubes_ready_s[beam]):
+                in_zone.append((r, rel, e))
+            in_zone.sort(key=lambda z: z[0])  # stable: enemies equally near keep the setup's order
+            for r, rel, e in in_zone:
+                i = bank.first_bearing(rel, t1, gyro=True)
+                if i is None or not self._clear(s, e, afloat):
                     continue
-                if (best is None or r < best[1]) and self._clear(s, e, afloat):
-                    best = (e, r, beam)
-            if best is None:
-                continue
-            e, r, beam = best
-            tubes = s.tubes_ready_s[beam]
-            tubes[tubes.index(min(tubes))] = t1 + self.rules.torpedo_reload_s
-            s.torpedoes_fired += 1
-            zone = fire.torpedo_zone(self.rules, r)
-            roll = int(self.rng.integers(1, self.rules.die_sides + 1))
-            hit = fire.torpedo_hits(zone, roll)
-            events.append(_event(t1, "torpedo", s.c.name, e.c.name, range_yd=round(r, 1), zone=zone,
-                                 roll=roll, result="hit" if hit else "miss"))
-            if hit:
-                received.setdefault(e.c.name, []).append((s.c.name, self.rules.torpedo_damage_points, "torpedo"))
+                bank.fire(i, t1, tube_rules.reload_s)
+                s.torpedoes_fired += 1
+                zone = fire.torpedo_zone(self.rules, r)
+                roll = int(self.rng.integers(1, self.rules.die_sides + 1))
+                hit = fire.torpedo_hits(zone, roll)
+                events.append(_event(t1, "torpedo", s.c.name, e.c.name, range_yd=round(r, 1), zone=zone,
+                                     roll=roll, result="hit" if hit else "miss", tube=bank.tubes[i].label,
+                                     rel_bearing_deg=round(rel, 1)))
+                if hit:
+                    received.setdefault(e.c.name, []).append(
+                        (s.c.name, self.rules.torpedo_damage_points, "torpedo"))
+                break
+            for i, tube in enumerate(bank.tubes):
+                if not tube.gyro_set:
+                    continue
+                for _, rel, _ in in_zone:
+                    if can_bear(tube, rel, tube_rules):  # the nearest enemy her gyro can reach
+                        if bank.needs_setting(i, rel, t1):
+                            bank.set_gyro(i, rel, t1, tube_rules.gyro_change_s)
+                        break
         return events
 
     def _damage(self, received: Mapping[str, list[tuple[str, float, str]]], t1: float) -> list[TickEvent]:
@@ -381,12 +419,27 @@ class Nwc1905Battle:
         self._contact_s = self._contact_s + dt if close else 0.0
         if self._contact_s <= r.settle_duration_s:
             return
+        events = self._settle(close.values())
+        if events is not None:
+            self._settlement = events
+
+    def settle_contact(self) -> list[TickEvent] | None:
+        """The umpire's settlement of the whole contact at once, every ship afloat in it: what the world's
+        strategic umpire asks of forces that have stayed within the rules' distance of each other for over
+        the hour out of battle (seed 002 l.35, "as a strategic device"); None if the odds give him nothing
+        to decide by. ``condition`` then gives each ship's lot."""
+        return self._settle([s for s in self._ships.values() if s.afloat])
+
+    def _settle(self, ships) -> list[TickEvent] | None:
+        """Settle a contact between ``ships`` by relative fighting values (``nwc1905_umpire.settle``); the
+        events of each ship's lot, or None if the odds are under 4:3."""
+        r = self.rules
         forces: dict[str, list[InContact]] = {}
-        for s in close.values():
+        for s in ships:
             forces.setdefault(s.c.side, []).append(InContact(s.c.name, self._fighting_value(s), s.armoured))
         decision = settle(r, forces)
         if decision is None:
-            return
+            return None
         events, sunk = [], []
         for name, fate in decision.fates.items():
             s = self._ships[name]
@@ -409,7 +462,7 @@ class Nwc1905Battle:
                 self._pairs = None
                 sunk.append(_event(self.t_s, "sunk", name, None, points_received=round(s.points, 3),
                                    endurance=s.endurance, **data))
-        self._settlement = events + sunk
+        return events + sunk
 
 
 class Nwc1905Engine:

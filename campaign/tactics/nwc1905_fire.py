@@ -10,7 +10,6 @@ against their zone of chance (l.51) and do 500 points and take all speed (l.53).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -25,6 +24,7 @@ from campaign.tactics.armament import (
     load_arcs,
 )
 from campaign.tactics.nwc1905_rules import GunClass, Nwc1905Rules
+from campaign.tactics.plane.hull import Hull, Pose, in_line_of_fire
 
 
 def curve_points(rules: Nwc1905Rules, rng_yd: float) -> float:
@@ -165,25 +165,15 @@ def fire_points(rules: Nwc1905Rules, weight: float, rng_yd: float, offensive: fl
     return curve_points(rules, rng_yd) * weight * offensive * turning * move_s / rules.fleet_move_s
 
 
-def is_masked(rules: Nwc1905Rules, firer_xy: tuple[float, float], target_xy: tuple[float, float],
-              others_xy: Sequence[tuple[float, float]]) -> bool:
-    """Whether any of ``others_xy`` (ships afloat other than firer and target, of either side) lies
-    nearer the firer than the target and within the masking angle of the line of fire: "Gun fire
-    shall not be scored upon a ship over an intervening ship" (seed 002 l.85; angle a STAND-IN)."""
+def is_masked(firer_xy: tuple[float, float], target: tuple[Pose, Hull],
+              others: Sequence[tuple[Pose, Hull]]) -> bool:
+    """Whether any of ``others`` (ships afloat other than firer and target, of either side, as pose and
+    hull) lies in the line of fire: nearer the firer than the target and across the arc the target's hull
+    subtends from her: "Gun fire shall not be scored upon a ship over an intervening ship" (seed 002
+    l.85)."""
     fx, fy = firer_xy
-    tx, ty = target_xy
-    # Asked for every candidate target every move: ``kinematics``' range_yd, bearing_deg and
-    # angle_diff_deg written out on scalars, operation for operation.
-    r_t_yd = math.hypot(tx - fx, ty - fy)
-    b_t_deg = math.degrees(math.atan2(tx - fx, ty - fy)) % 360.0
-    half_angle_deg = rules.masking_half_angle_deg
-    for ox, oy in others_xy:
-        r_o_yd = math.hypot(ox - fx, oy - fy)
-        if 0.0 < r_o_yd < r_t_yd:
-            off_deg = (math.degrees(math.atan2(ox - fx, oy - fy)) % 360.0 - b_t_deg + 180.0) % 360.0 - 180.0
-            if abs(180.0 if off_deg == -180.0 else off_deg) <= half_angle_deg:
-                return True
-    return False
+    pose, hull = target
+    return any(in_line_of_fire(fx, fy, pose, hull, p, h) for p, h in others)
 
 
 def torpedo_zone(rules: Nwc1905Rules, rng_yd: float) -> int:

@@ -54,12 +54,12 @@ class Nwc1905Rules:
     gunfire_halved_above_deg: float
     gunfire_factor_when_turning: float
     speed_lost_per_16_points: float
+    steady_deg_per_s: float
     speed_change_kn_per_s: float
     fleet_reserve_fraction: float
     speed_lost_at_full_damage: float
     signal_delay_moves: int
-    signal_course_change_deg: float
-    signal_speed_change_kn: float
+    melee_signal_moves: int
     curve_range_yd: tuple[float, ...]
     curve_points: tuple[float, ...]
     fire_basis: str
@@ -68,7 +68,6 @@ class Nwc1905Rules:
     type_fire_factor: Mapping[str, float]
     end_on_factor: float
     end_on_arc_deg: float
-    masking_half_angle_deg: float
     prefer_own_type: bool
     endurance_points: Mapping[str, float]
     type_of: Mapping[str, str]
@@ -76,10 +75,8 @@ class Nwc1905Rules:
     destroyed_at: float
     armoured_types: frozenset[str]
     torpedo_damage_points: float
-    torpedo_reload_s: float
     die_sides: int
     torpedo_zones: tuple[tuple[float, int], ...]
-    torpedo_arc_deg: tuple[float, float]
     settle_armoured_range_yd: float
     settle_unarmoured_range_yd: float
     settle_duration_s: float
@@ -131,12 +128,12 @@ class Nwc1905Rules:
             gunfire_halved_above_deg=points_to_deg(float(tn["gunfire_halved_above_points"])),
             gunfire_factor_when_turning=float(tn["gunfire_factor_when_turning"]),
             speed_lost_per_16_points=float(tn["speed_lost_per_16_points"]),
+            steady_deg_per_s=float(tn["steady_deg_per_s"]),
             speed_change_kn_per_s=float(sp["change_kn"]) / float(sp["change_per_s"]),
             fleet_reserve_fraction=float(sp["fleet_reserve_fraction"]),
             speed_lost_at_full_damage=float(sp["lost_fraction_at_full_damage"]),
             signal_delay_moves=int(sg["delay_moves"]),
-            signal_course_change_deg=float(sg["record_course_change_deg"]),
-            signal_speed_change_kn=float(sg["record_speed_change_kn"]),
+            melee_signal_moves=int(sg["melee_delay_moves"]),
             curve_range_yd=tuple(r for r, _ in curve),
             curve_points=tuple(p for _, p in curve),
             fire_basis=str(fi["basis"]),
@@ -145,7 +142,6 @@ class Nwc1905Rules:
             type_fire_factor=MappingProxyType({str(k): float(v) for k, v in fi["type_fire_factor"].items()}),
             end_on_factor=float(fi["end_on_factor"]),
             end_on_arc_deg=float(fi["end_on_arc_deg"]),
-            masking_half_angle_deg=float(fi["masking_half_angle_deg"]),
             prefer_own_type=bool(fi["prefer_own_type"]),
             endurance_points=MappingProxyType({str(k): float(v) for k, v in dm["endurance_points"].items()}),
             type_of=MappingProxyType({str(k): str(v) for k, v in dm["type_of"].items()}),
@@ -153,10 +149,8 @@ class Nwc1905Rules:
             destroyed_at=float(dm["destroyed_at"]),
             armoured_types=frozenset(str(t) for t in dm["armoured_types"]),
             torpedo_damage_points=float(tp["damage_points"]),
-            torpedo_reload_s=float(tp["reload_s"]),
             die_sides=int(tp["die_sides"]),
             torpedo_zones=tuple((float(r), int(z)) for r, z in tp["zones"]),
-            torpedo_arc_deg=(float(tp["arc_deg"][0]), float(tp["arc_deg"][1])),
             settle_armoured_range_yd=float(st["armoured_range_yd"]),
             settle_unarmoured_range_yd=float(st["unarmoured_range_yd"]),
             settle_duration_s=float(st["duration_s"]),

@@ -30,7 +30,7 @@ LIGHTS = ("day", "twilight", "moonlit", "dark")
 WORLD_LIGHTS = MappingProxyType({"day": "day", "twilight": "twilight", "moonlit_night": "moonlit",
                                  "dark_night": "dark"})
 INTENTS = ("engage", "break_off")
-EVENT_TYPES = ("fire", "hit", "torpedo", "sunk", "break_off", "signal", "admiral_disabled")
+EVENT_TYPES = ("fire", "hit", "torpedo", "ram", "collision", "sunk", "break_off", "signal", "admiral_disabled")
 
 
 @dataclass(frozen=True)
@@ -140,11 +140,33 @@ class ShipView:
 
 @dataclass(frozen=True)
 class HelmOrder:
-    """The course (deg) and speed (kn) the helm wants of a ship this tick; the engine turns and
-    changes speed towards them at its rules' rates."""
+    """The course (deg) and speed (kn) the helm wants of a ship now; the engine turns and changes
+    speed towards them at its rules' rates. ``ram_target`` names the enemy she is steering to ram, if
+    any (a meeting with her is then a ram, not a collision)."""
 
     course_deg: float
     speed_kn: float
+    ram_target: str | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """How an engine's rules let an admiral command his squadron now (the helm reads it every tick).
+
+    ``signal_delay_s``: a signal (a turn together, a change of speed) is executed this long after it is
+    hoisted. ``column_head_free``: a column led by its flagship alters course in succession without a
+    signal (seed 002 l.31). ``reserve_fraction``: the fleet speed keeps this reserve over the slowest
+    ship's best, for station keeping (seed 002 l.29); ``reserve_for_all`` applies it to ships alone and to
+    chases and flights too (the 1905 fleet game: "each vessel of the fleet"), else only to a squadron
+    keeping station while it fights. ``formations``: False when every ship is handled by her own captain
+    (the 1905 melee, seed 002 l.59). ``ram``: whether the rules know ramming."""
+
+    signal_delay_s: float = 0.0
+    column_head_free: bool = True
+    reserve_fraction: float = 0.0
+    reserve_for_all: bool = False
+    formations: bool = True
+    ram: bool = False
 
 
 @dataclass(frozen=True)

@@ -11,22 +11,41 @@ import pytest
 
 from campaign.model.ships import find_ship
 from campaign.tactics.battle import BattleRun, fight, track_columns
-from campaign.tactics.helm import default_helm_rules, steer
-from campaign.tactics.kinematics import advance, angle_diff_deg, bearing_deg, range_yd
+from campaign.tactics.helm import default_helm_rules
+from campaign.tactics.kinematics import advance, range_yd
+from campaign.tactics.plane.hull import Hull
+from campaign.tactics.plane.motion import Body, Plane, as_pilot
 from campaign.tactics.protocol import (
     BattleSetup,
     Combatant,
     Condition,
-    HelmOrder,
     Setting,
     ShipView,
     TickEvent,
 )
 
 
+class _Instant:
+    """A handling that takes the helm's course and speed at once (the test engine's)."""
+
+    def __init__(self, limit_kn: float) -> None:
+        self.limit_kn = limit_kn
+
+    def begin(self, body, want, dt_s):
+        pass
+
+    def step(self, body, want, h_s):
+        v = min(want.speed_kn, self.limit_kn)
+        x, y = advance(body.x_yd, body.y_yd, want.course_deg, v, h_s)
+        return x, y, want.course_deg, v
+
+    def end(self, body):
+        pass
+
+
 class _Battle:
-    """Ships follow the helm at once; every afloat ship within ``gun_range_yd`` of an enemy hits the
-    nearest one for ``damage_per_tick`` of her sinking damage, scaled by her own strength."""
+    """Ships follow the helm at once on the plane; every afloat ship within ``gun_range_yd`` of an enemy
+    hits the nearest one for ``damage_per_tick`` of her sinking damage, scaled by her own strength."""
 
     def __init__(self, setup: BattleSetup, strength: dict[str, float], gun_range_yd: float, damage: float):
         self.t_s = 0.0
@@ -35,6 +54,7 @@ class _Battle:
         self.strength = strength
         self.gun = gun_range_yd
         self.damage = damage
+        self.plane = Plane(0.125)
 
     def next_tick_s(self) -> float:
         return 60.0
@@ -50,10 +70,12 @@ class _Battle:
         return [self._view(n) for n in self.s]
 
     def step(self, helm, setting):
-        for n, o in helm.items():
-            s = self.s[n]
-            s["course"], s["speed"] = o.course_deg, min(o.speed_kn, s["c"].max_speed_kn)
-            s["x"], s["y"] = advance(s["x"], s["y"], s["course"], s["speed"], 60.0)
+        bodies = [Body(n, s["c"].side, s["c"].unit, Hull.of(s["c"].ship), s["x"], s["y"], s["course"], s["speed"],
+                       _Instant(s["c"].max_speed_kn)) for n, s in self.s.items() if s["dmg"] < 1.0]
+        self.plane.move(bodies, as_pilot(helm), self.t_s, 60.0, 10.0)
+        for b in bodies:
+            s = self.s[b.name]
+            s["x"], s["y"], s["course"], s["speed"] = b.x_yd, b.y_yd, b.course_deg, b.speed_kn
         self.t_s += 60.0
         events, hits = [], {}
         afloat = [v for v in self.views() if v.afloat]
@@ -67,6 +89,8 @@ class _Battle:
                 events.append(TickEvent(self.t_s, "fire", v.name, e.name, MappingProxyType({"range_yd": round(r)})))
                 hits[e.name] = hits.get(e.name, 0.0) + self.damage * self.strength.get(v.name, 1.0)
         for n, d in hits.items():
+            if d <= 0.0:
+                continue  # fired on, missed
             self.s[n]["dmg"] = min(1.0, self.s[n]["dmg"] + d)
             events.append(TickEvent(self.t_s, "hit", n, None, MappingProxyType({"damage": d})))
             if self.s[n]["dmg"] >= 1.0:
@@ -179,57 +203,20 @@ def test_frames_keep_every_tick_and_turn_into_columns():
     assert cols["afloat"][1][-1] is False and cols["afloat"][0][-1] is True
 
 
-# -- the helm ------------------------------------------------------------------------------------------
-
-def _v(name, side, x, y, course=0.0, speed=10.0, max_kn=20.0, gun=10000.0):
-    return ShipView(name, side, side, x, y, course, speed, max_kn, True, True, gun, 1.0)
-
-
-def test_helm_closes_obliquely_holds_the_preferred_range_opens_when_too_near():
+def test_a_running_side_the_enemy_cannot_gain_on_has_drawn_off_once_no_shot_strikes():
+    # Equal speeds, a stern chase at 6,000 yd: the chasers never gain. Missing every shot, after
+    # drawn_off_min the battle ends and the chase is left to the campaign; hitting, the sides are still
+    # fighting and the runner has not drawn off (the safety limit ends it here).
     rules = default_helm_rules()
-    pref = rules.preferred_range_fraction * 10000.0
-    far = steer([_v("a", "A", 0, 0, course=0), _v("b", "B", 0, pref * 2, course=90)], {"A": "engage", "B": "engage"})
-    assert abs(abs(angle_diff_deg(0.0, far["a"].course_deg)) - rules.closing_angle_deg) < 1e-9
-    assert far["a"].speed_kn == 20.0
-    held = steer([_v("a", "A", 0, 0), _v("b", "B", 0, pref, course=123.0)], {"A": "engage", "B": "engage"})
-    assert held["a"].course_deg == pytest.approx(123.0)
-    near = steer([_v("a", "A", 0, 0, course=180), _v("b", "B", 0, pref * 0.5)], {"A": "engage", "B": "engage"})
-    assert abs(abs(angle_diff_deg(180.0, near["a"].course_deg)) - rules.closing_angle_deg) < 1e-9
-
-
-def test_helm_breaking_off_runs_straight_away_and_the_chaser_steers_straight_at_him():
-    views = [_v("a", "A", 0, 0), _v("b", "B", 9000, 12000)]  # 15,000 yd: beyond the chaser's preferred range
-    out = steer(views, {"A": "break_off", "B": "engage"})
-    assert out["a"].course_deg == pytest.approx(float(bearing_deg(9000, 12000, 0, 0)))
-    assert out["b"].course_deg == pytest.approx(float(bearing_deg(9000, 12000, 0, 0)))
-    assert out["a"].speed_kn == 20.0
-
-
-def test_helm_prefers_the_sides_given_range():
-    views = [_v("a", "A", 0, 0, course=0), _v("b", "B", 0, 9000, course=77.0)]
-    held = steer(views, {"A": "engage", "B": "engage"}, preferred_range_yd={"A": 9000.0})
-    assert held["a"].course_deg == pytest.approx(77.0)
-    assert isinstance(held["a"], HelmOrder)
-
-
-def test_helm_never_prefers_a_range_beyond_the_engines_cap():
-    # Jane's eyes-open limit (data/tactics/zoom.yaml): a ship with 16,000-yd guns still closes to 10,000.
-    views = [_v("a", "A", 0, 0, course=0, gun=16000.0), _v("b", "B", 0, 11500, course=77.0)]
-    free = steer(views, {"A": "engage", "B": "engage"})
-    capped = steer(views, {"A": "engage", "B": "engage"}, preferred_cap_yd=10000.0)
-    assert free["a"].course_deg == pytest.approx(77.0)  # 11,500 is within 0.75 x 16,000 +- 10 %
-    assert abs(abs(angle_diff_deg(0.0, capped["a"].course_deg)) - default_helm_rules().closing_angle_deg) < 1e-9
-
-
-def test_a_running_side_the_enemy_cannot_gain_on_has_drawn_off():
-    # Equal speeds, a stern chase inside gun range: the chasers never gain, so after drawn_off_min the
-    # battle ends and the chase is left to the campaign.
-    window_s = default_helm_rules().drawn_off_min * 60
+    window_s = rules.drawn_off_min * 60
     setup = BattleSetup((_c("Defence", "G", 0, 0, 0, 18, max_kn=18), _c("Warrior", "B", 0, -6000, 0, 18, max_kn=18)),
                         Setting("day", 2, 40000.0, False), {"G": "break_off", "B": "engage"})
     out = fight(_Engine(damage=0.0, gun_range_yd=8000), setup, np.random.default_rng(0))
     assert out.reason == "drawn_off"
     assert window_s <= out.duration_s <= window_s + 120
+    hitting = fight(_Engine(damage=1e-6, gun_range_yd=8000), setup, np.random.default_rng(0),
+                    rules=replace(rules, max_duration_h=2.0))
+    assert hitting.reason == "time"
 
 
 def test_outmatched_is_below_the_helm_ratio_of_the_enemies_together():
