@@ -3,19 +3,33 @@
 The board game fights once per six-hour turn between enemy ships in one square: one die per ship on the
 combat results table, modified by the firer's gunnery hits and by how far the target outranks her; no
 ship fires on one that outranks her while a lower-ranking enemy remains; like fires on like, spread
-evenly; hits on the few ships
-with a hit record fill gunnery/protection (G/P) or speed boxes by an odd or even die, all others sink on
-one hit. A side that runs compares fast chase speeds with a die to escape. Here a battle is a run of
-rounds, one per tick (``data/tactics/board.yaml`` ``round``, a stand-in length): each round the ships
-exchange the board's fire, move on the plane at their helm orders (no turning or speed-change limits:
-the board has none), and a running side rolls to escape. On the plane, "in the same square" is contact:
-enemy ships in sight at the start or, later, within gun range; while in contact the range is kept in a
-band, and a pursuer that stays up is moved with the chased (the board's chase rule); a side that
-escapes is moved beyond visibility so the driver sees it gone.
+evenly; hits on the few ships with a hit record fill gunnery/protection (G/P) or speed boxes by an odd or
+even die, all others sink on one hit. A side that runs compares fast chase speeds with a die to escape.
+
+The board has no plane inside a square; on ours (``data/tactics/board.yaml`` says why each figure):
+
+* Motion. Every tick (``round.move_step_min``, a minute) the helm decides and the ships steam together
+  on the battle plane (``campaign.tactics.plane``), the helm steering them step by step, with the 1905
+  rules' handling as a stand-in (``nwc1905_motion.NwcHandling``), never faster than they can make now.
+  Hulls that would meet stop where they touch: the board has no ramming, so a meeting is a collision that
+  does no damage.
+* Rounds. Each round (``round.length_min``, 30 min) begins with the board's exchange of fire and ends
+  with its escape roll, so the board's balance of fire and escape per round is kept. A collier in
+  contact with an enemy warship is sunk at the start of any tick ('Colliers': at once).
+* Reach. A ship fires only at an enemy within her gun reach (by calibre) and in sight, the board's target
+  rules applying among those; a pair is "in the same square" (in contact) within the longer reach of the
+  two and in sight.
+* Escape. A side is running when its intent is to break off (the helm's ``intents``, else the setup's).
+  Each round it rolls against the chasers still in contact, fastest first; a chaser outrun falls behind
+  (out of the fight with the ships she chased), and when none is left the battle ends as ``escaped``
+  (``ended``), every ship where she is: the world takes up the chase.
+* Ends. The driver may end a board battle only as destroyed, separated (out of sight), darkness or time
+  (``driver_ends``): a faster runner steaming out of gun range is still in the battle until her roll or
+  until the sides lose sight of each other.
 
 G/P hits on ships with gun groups also knock out guns through ``campaign.tactics.damage`` (``lose_guns``):
 as many gun boxes as bring her gunnery, as the damage model weighs it, down to the board's level for her
-G/P boxes; the hit event names them. Every rule and number is in ``data/tactics/board.yaml`` with its line.
+G/P boxes; the hit event names them.
 
 The figures and the rules that need no battle are in ``campaign.tactics.board_rules`` (its public names
 are importable from here too); a ship's bookkeeping is ``campaign.tactics.board_ship``.
@@ -24,10 +38,10 @@ are importable from here too); a ship's bookkeeping is ``campaign.tactics.board_
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -40,16 +54,20 @@ from campaign.tactics.board_rules import (
     HitCard,
     assign_targets,
     box_hit,
-    escape_move_yd,
     escapes,
     fire_modifier,
     load_rules,
     may_fire_on,
 )
 from campaign.tactics.board_ship import BoardShip
-from campaign.tactics.kinematics import angle_diff_deg, bearing_deg, yd_per_s
+from campaign.tactics.nwc1905_motion import NwcHandling
+from campaign.tactics.nwc1905_rules import load_rules as load_nwc1905_rules
+from campaign.tactics.plane.contact import default_contact_rules
+from campaign.tactics.plane.hull import Hull
+from campaign.tactics.plane.motion import HELM_STEP_S, Body, Contact, Pilot, Plane, as_pilot
 from campaign.tactics.protocol import (
     BattleSetup,
+    Command,
     Condition,
     HelmOrder,
     Setting,
@@ -58,10 +76,15 @@ from campaign.tactics.protocol import (
 )
 
 # The engine, with the rules' record, loader and rule functions re-exported from board_rules.
-__all__ = ["BOARD_FILE", "BoardBattle", "BoardEngine", "BoardRules", "BoxEffect", "EnduranceChart", "HitCard",
-           "assign_targets", "escapes", "fire_modifier", "load_rules", "may_fire_on"]
+__all__ = ["BOARD_FILE", "ESCAPED", "BoardBattle", "BoardEngine", "BoardRules", "BoxEffect", "EnduranceChart",
+           "HitCard", "assign_targets", "escapes", "fire_modifier", "load_rules", "may_fire_on"]
 
-_EPS = 1e-9  # yards: ships this close are taken to be at one point
+#: The board engine's own end of a battle: a running side got away (seed 000, 'Fast Chase Speed').
+ESCAPED = "escaped"
+
+
+# ----------------------------------------------------------------------------------------------------
+# Handling
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -84,35 +107,48 @@ class BoardEngine:
 
 @dataclass
 class BoardBattle:
-    """One board battle in progress (see the module docstring for a round)."""
+    """One board battle in progress (the module docstring says what a tick and a round do).
+
+    ``tick`` counts the motion ticks played, ``round`` the rounds of fire and escape; ``parted`` holds the
+    pairs (indices, lower first) parted by the chase; ``paths`` each ship's poses through the last tick."""
+
+    #: The driver's ends the board's rules allow (``campaign.tactics.battle``): no drawn_off, out_of_range.
+    driver_ends: ClassVar[frozenset[str]] = frozenset({"destroyed", "separated", "darkness", "time"})
 
     setup: BattleSetup
     rng: np.random.Generator
     rules: BoardRules
     damage_rules: damage.DamageRules
     t_s: float = 0.0
+    tick: int = 0
     round: int = 0
     ships: list[BoardShip] = field(default_factory=list)
-    contact: dict[tuple[int, int], float] = field(default_factory=dict)  # pair -> greatest range kept
     parted: set[tuple[int, int]] = field(default_factory=set)
-    running: set[str] = field(default_factory=set)
     by_name: dict[str, BoardShip] = field(default_factory=dict)
+    paths: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
+    _end: str | None = None
 
     def __post_init__(self) -> None:
         r = self.rules
         self.ships = [BoardShip(c, i, r, self.damage_rules) for i, c in enumerate(self.setup.combatants)]
         self.by_name = {s.name: s for s in self.ships}
-        self.running = {side for side, intent in self.setup.intents.items() if intent == "break_off"}
+        if len(self.by_name) != len(self.ships):
+            raise ValueError("every combatant in a battle needs a distinct name")
         for s in self.ships:  # seed 000 'Colliers': caught coaling = stopped with a collier of her force
             s.coaling = s.guns and s.speed <= r.coaling_max_speed_kn and any(
                 o.c.ship.type in r.sunk_on_contact and o.c.unit == s.c.unit and not o.sunk
                 for o in self.ships)
-        self._update_contact(self.setup.setting, first=True)
+        self.plane = Plane(default_contact_rules().end_fraction)
+        # The handling is the 1905 rules' (data/tactics/board.yaml, handling: a stand-in).
+        self.handling = load_nwc1905_rules()
+        self._hulls = {s.name: Hull.of(s.c.ship) for s in self.ships}
 
     # -- protocol -----------------------------------------------------------------------------------
 
     def next_tick_s(self) -> float:
-        return self.rules.round_s
+        """The motion tick (``round.move_step_min``, s): the helm steers every tick; fire and escape
+        come at the end of every ``ticks_per_round``-th."""
+        return self.rules.move_step_s
 
     def views(self) -> list[ShipView]:
         r = self.rules
@@ -122,6 +158,18 @@ class BoardBattle:
 
     def settled(self) -> list[TickEvent] | None:
         return None
+
+    def ended(self) -> str | None:
+        """The board's own end of the battle: ``"escaped"`` once a running side has got away, else None."""
+        return self._end
+
+    def command(self) -> Command:
+        """How the helm commands under the board (data file, ``command``): no signal delay (the board game
+        has none), a column follows its flagship, the fleet speed's reserve (a stand-in from the 1905
+        rules) for squadrons in formation; no ramming."""
+        return Command(signal_delay_s=0.0, column_head_free=True,
+                       reserve_fraction=self.rules.reserve_fraction, reserve_for_all=False, formations=True,
+                       ram=False)
 
     def condition(self, name: str) -> Condition:
         """Her damage in common terms: damage = hits taken / hits to sink; gunnery = the board level of
@@ -143,92 +191,115 @@ class BoardBattle:
         return Condition(dmg, gunnery, max(0.0, lost_kn), fast_lost, False, cond.waterlogged,
                          cond.torpedoes_fired)
 
-    def step(self, helm: Mapping[str, HelmOrder], setting: Setting) -> list[TickEvent]:
-        """One round: contact; colliers found are sunk; the exchange of fire; running sides noted from
-        the helm; movement; the escape attempt of each running side."""
-        t0, dt = self.t_s, self.rules.round_s
-        if self.round:
-            self._update_contact(setting, first=False)
-        events = self._colliers(t0)
-        events += self._fire(t0)
-        self._note_running(helm)
-        self._move(helm, dt)
-        self.t_s = t0 + dt
-        events += self._chase(self.t_s, setting)
-        self.round += 1
+    def step(self, helm: Pilot | Mapping[str, HelmOrder], setting: Setting) -> list[TickEvent]:
+        """One tick: the ships move together on the plane (a meeting of hulls is a collision); a collier
+        found is sunk; at the end of a round, the exchange of fire and the running sides' escape.
+        ``helm``: the pilot (whose ``intents`` say which sides run), or plain orders for each ship."""
+        if self._end is not None:  # escaped: the battle is over, nothing moves
+            self.t_s += self.rules.move_step_s
+            return []
+        t0, dt = self.t_s, self.rules.move_step_s
+        events = self._colliers(t0, setting)  # found at once ('Colliers')
+        if self.tick % self.rules.ticks_per_round == 0:  # a round begins: the exchange of fire
+            events += self._fire(t0, setting)
+        events += self._move(as_pilot(helm), t0, dt)
+        self.t_s = t1 = t0 + dt
+        self.tick += 1
+        if self.tick % self.rules.ticks_per_round == 0:  # and at its end the running side's escape
+            events += self._chase(t1, setting, self._running(helm))
+            self.round += 1
         return events
 
-    # -- contact --------------------------------------------------------------------------------------
+    # -- motion ---------------------------------------------------------------------------------------
 
-    def _pairs(self):
-        ships = self.ships
-        for i, a in enumerate(ships):
-            for b in ships[i + 1:]:
-                if a.side != b.side:
-                    yield a, b
-
-    def _update_contact(self, setting: Setting, first: bool) -> None:
-        for a, b in self._pairs():
-            key = (a.index, b.index)
-            if a.sunk or b.sunk or key in self.parted:
-                self.contact.pop(key, None)
+    def _move(self, pilot: Pilot, t0: float, dt: float) -> list[TickEvent]:
+        """Every afloat ship steams through the tick on the plane at her helm's course and speed, within
+        the stand-in handling and the most she can make; hulls that meet stop where they touch."""
+        r = self.rules
+        bodies = []
+        for s in self.ships:
+            if s.sunk:
                 continue
-            rng_yd = math.hypot(a.x - b.x, a.y - b.y)
-            reach = max(a.gun_range, b.gun_range)
-            if rng_yd > setting.visibility_yd:
-                self.contact.pop(key, None)
-            elif key not in self.contact and (first or rng_yd <= reach):
-                self.contact[key] = max(rng_yd, reach)
+            handling = NwcHandling.of(self.handling, s.max_speed(r), self.handling.fleet_16_point_turn_s)
+            bodies.append(Body(s.name, s.side, s.c.unit, self._hulls[s.name], s.x, s.y, s.course, s.speed,
+                               handling))
+        contacts = self.plane.move(bodies, pilot, t0, dt, HELM_STEP_S)
+        self.paths = {b.name: b.path for b in bodies}
+        for b in bodies:
+            s = self.by_name[b.name]
+            s.x, s.y, s.course, s.speed = b.x_yd, b.y_yd, b.course_deg, b.speed_kn
+        return [self._collision(c) for c in contacts]
 
-    def _enemies_in_contact(self, s: BoardShip) -> list[BoardShip]:
-        out = []
-        for (i, j) in self.contact:
-            o = j if i == s.index else i if j == s.index else None
-            if o is not None and not self.ships[o].sunk:
-                out.append(self.ships[o])
-        return sorted(out, key=lambda o: o.index)
+    @staticmethod
+    def _collision(c: Contact) -> TickEvent:
+        """A meeting of hulls: the board game has no ramming, so it only stopped the two ships."""
+        ship, other = (c.striker, c.struck) if c.striker else (c.a, c.b)
+        return TickEvent(c.t_s, "collision", ship, other, MappingProxyType({
+            "parts": (c.part_a, c.part_b), "closing_kn": round(c.closing_kn, 2), "x_yd": round(c.x_yd, 1),
+            "y_yd": round(c.y_yd, 1), "result": "no damage"}))
 
-    def _part(self, a: BoardShip, b: BoardShip) -> None:
-        key = (min(a.index, b.index), max(a.index, b.index))
-        self.parted.add(key)
-        self.contact.pop(key, None)
+    # -- contact and reach ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _range_yd(a: BoardShip, b: BoardShip) -> float:
+        return math.hypot(b.x - a.x, b.y - a.y)
+
+    def _is_parted(self, a: BoardShip, b: BoardShip) -> bool:
+        return (min(a.index, b.index), max(a.index, b.index)) in self.parted
+
+    def _foes(self, s: BoardShip) -> list[BoardShip]:
+        """Her enemies afloat and not parted from her by the chase, in the setup's order."""
+        return [o for o in self.ships if o.side != s.side and not o.sunk and not self._is_parted(s, o)]
+
+    def in_contact(self, s: BoardShip, setting: Setting) -> list[BoardShip]:
+        """The enemies "in the same square" with her: within the longer gun reach of the two and in sight
+        (and not parted by the chase)."""
+        return [o for o in self._foes(s)
+                if self._range_yd(s, o) <= min(max(s.gun_range, o.gun_range), setting.visibility_yd)]
+
+    def in_reach(self, s: BoardShip, setting: Setting) -> list[BoardShip]:
+        """The enemies she may fire at: within her own gun reach and in sight (and not parted)."""
+        return [o for o in self._foes(s) if self._range_yd(s, o) <= min(s.gun_range, setting.visibility_yd)]
 
     # -- colliers and fire ----------------------------------------------------------------------------
 
-    def _colliers(self, t: float) -> list[TickEvent]:
+    def _colliers(self, t: float, setting: Setting) -> list[TickEvent]:
         """Seed 000 'Colliers': a collier in contact with any enemy warship is sunk at once."""
         events = []
         for s in self.ships:
             if s.sunk or s.c.ship.type not in self.rules.sunk_on_contact:
                 continue
-            finder = next((e for e in self._enemies_in_contact(s) if not e.merchant), None)
+            finder = next((e for e in self.in_contact(s, setting) if not e.merchant), None)
             if finder is not None:
-                s.sunk = True
+                s.sunk, s.speed = True, 0.0
                 events.append(TickEvent(t, "sunk", s.name, finder.name, MappingProxyType(
                     {"rule": "collier found by an enemy combat unit", "hits_taken": 0})))
         return events
 
-    def _fire(self, t: float) -> list[TickEvent]:
+    def _fire(self, t: float, setting: Setting) -> list[TickEvent]:
+        """The round's exchange of fire (seed 000, 'Combat'): targets chosen among the enemies within each
+        firer's reach, then every die rolled and modified before any damage (fire is simultaneous)."""
         r, rng = self.rules, self.rng
-        enemies = {id(s): self._enemies_in_contact(s) for s in self.ships if not s.sunk}
-        firers = [s for s in self.ships if s.modifier(r) is not None and enemies.get(id(s))]
+        firers = [s for s in self.ships if s.modifier(r) is not None]
+        enemies = {id(s): self.in_reach(s, setting) for s in firers}
         plan: list[tuple[BoardShip, BoardShip]] = []
         for side in self.setup.sides():
-            mine = [s for s in firers if s.side == side]
+            mine = [s for s in firers if s.side == side and enemies[id(s)]]
             targets = assign_targets(mine, enemies)
             plan += [(f, targets[id(f)]) for f in mine if id(f) in targets]
         if not plan:
             return []
         dice = rng.integers(1, r.die_faces + 1, size=len(plan))
         shots = []
-        for (f, tg), die in zip(plan, dice):  # all dice and modifiers before any damage: simultaneous fire
+        for (f, tg), die in zip(plan, dice):
             mod = fire_modifier(r, f.modifier(r), f.rank, tg.rank, coaling=f.coaling and self.round == 0)
             shots.append((f, tg, int(die), mod, r.hits(int(die) + mod)))
         events: list[TickEvent] = []
         for f, tg, die, mod, hits in shots:
             events.append(TickEvent(t, "fire", f.name, tg.name, MappingProxyType({
-                "range_yd": round(math.hypot(f.x - tg.x, f.y - tg.y), 1), "calibre_mm": f.calibre,
-                "roll": die, "modifier": mod, "modified_roll": die + mod, "hits": hits})))
+                "range_yd": round(self._range_yd(f, tg), 1), "gun_range_yd": f.gun_range,
+                "calibre_mm": f.calibre, "round": self.round + 1, "roll": die, "modifier": mod,
+                "modified_roll": die + mod, "hits": hits})))
             for _ in range(hits):
                 if tg.sunk:  # seed 000 'Combat': excess firings and hits are lost
                     break
@@ -269,101 +340,37 @@ class BoardBattle:
                                  MappingProxyType({"hits_taken": s.hits_taken()})))
         return out
 
-    # -- movement -------------------------------------------------------------------------------------
-
-    def _note_running(self, helm: Mapping[str, HelmOrder]) -> None:
-        """A side breaks off when all its moving ships in contact steer straight away from the enemy's
-        centre (the helm's break-off course), whatever its setup intent (the driver may change it)."""
-        r = self.rules
-        for side in self.setup.sides():
-            if side in self.running:
-                continue
-            mine = [s for s in self.ships if s.side == side and not s.sunk and s.max_speed(r) > 0
-                    and s.name in helm and self._enemies_in_contact(s)]
-            foes = [s for s in self.ships if s.side != side and not s.sunk]
-            if not mine or not foes:
-                continue
-            cx = sum(e.x for e in foes) / len(foes)
-            cy = sum(e.y for e in foes) / len(foes)
-            if all(abs(angle_diff_deg(helm[s.name].course_deg, float(bearing_deg(cx, cy, s.x, s.y))))
-                   <= r.running_arc_deg for s in mine):
-                self.running.add(side)
-
-    def _move(self, helm: Mapping[str, HelmOrder], dt: float) -> None:
-        """Ships take their helm course at once and the ordered speed within what they can make, in
-        steps; after each step the range of every pair in contact is kept within its band (not inside
-        ``min_range_yd``; not beyond the range kept, the opening ship being followed by the other)."""
-        r = self.rules
-        steps = max(1, round(dt / r.move_step_s))
-        h = dt / steps
-        vel = {}
-        for s in self.ships:
-            if s.sunk:
-                continue
-            order = helm.get(s.name)
-            if order is not None:
-                s.course = order.course_deg % 360.0
-                s.speed = max(0.0, min(order.speed_kn, s.max_speed(r)))
-            s.speed = min(s.speed, s.max_speed(r))
-            d = yd_per_s(s.speed) * h
-            c = math.radians(s.course)
-            vel[s.index] = (d * math.sin(c), d * math.cos(c))
-        pairs = [(self.ships[i], self.ships[j], u) for (i, j), u in self.contact.items()
-                 if not (self.ships[i].sunk or self.ships[j].sunk)]
-        for _ in range(steps):
-            before = [math.hypot(a.x - b.x, a.y - b.y) for a, b, _ in pairs]
-            for s in self.ships:
-                if s.index in vel:
-                    s.x += vel[s.index][0]
-                    s.y += vel[s.index][1]
-            for (a, b, upper), r0 in zip(pairs, before):
-                self._keep_band(a, b, upper, r0, vel)
-
-    def _keep_band(self, a: BoardShip, b: BoardShip, upper: float, r0: float, vel) -> None:
-        dx, dy = b.x - a.x, b.y - a.y
-        rr = math.hypot(dx, dy)
-        if rr <= _EPS:
-            return
-        ex, ey = dx / rr, dy / rr
-        va, vb = vel.get(a.index, (0.0, 0.0)), vel.get(b.index, (0.0, 0.0))
-        close_a, close_b = va[0] * ex + va[1] * ey, -(vb[0] * ex + vb[1] * ey)  # each one's closing
-        if rr < self.rules.min_range_yd and rr < r0:
-            target = min(r0, self.rules.min_range_yd)
-            mover, other = (a, b) if close_a >= close_b else (b, a)
-        elif rr > upper and rr > r0:
-            target = max(upper, r0)
-            run_a, run_b = a.side in self.running, b.side in self.running
-            if run_a != run_b:
-                mover, other = (b, a) if run_a else (a, b)
-            else:
-                mover, other = (a, b) if close_a <= close_b else (b, a)
-        else:
-            return
-        k = target / rr
-        mover.x = other.x + (mover.x - other.x) * k
-        mover.y = other.y + (mover.y - other.y) * k
-
     # -- chase and escape -----------------------------------------------------------------------------
 
-    def _chase(self, t: float, setting: Setting) -> list[TickEvent]:
-        """Seed 000 'Chase' and 'Fast Chase Speed': each running side's moving ships in contact try to
-        escape; with no chaser (every enemy in contact also running) they part freely."""
+    def _running(self, helm: object) -> set[str]:
+        """The sides breaking off: the helm's intents where it has them (the driver changes a side's
+        intent when it is outmatched), else the setup's. Never guessed from the ships' courses."""
+        intents = getattr(helm, "intents", None)
+        if not isinstance(intents, Mapping):
+            intents = self.setup.intents
+        return {side for side, intent in intents.items() if intent == "break_off"}
+
+    def _chase(self, t: float, setting: Setting, running: set[str]) -> list[TickEvent]:
+        """Seed 000 'Chase' and 'Fast Chase Speed': each running side's moving ships in contact roll to
+        escape the chasers in contact with them, fastest first; a chaser outrun falls behind with every
+        slower one (parted from the group). When none is left, or none chases, the side has escaped and
+        the battle ends (``ended``), every ship where she is."""
         r, rng = self.rules, self.rng
         events: list[TickEvent] = []
         for side in self.setup.sides():
-            if side not in self.running:
+            if side not in running:
                 continue
             group = [s for s in self.ships if s.side == side and not s.sunk and s.max_speed(r) > 0
-                     and self._enemies_in_contact(s)]
+                     and self.in_contact(s, setting)]
             if not group:
-                continue
-            chasers = sorted({e.index: e for g in group for e in self._enemies_in_contact(g)
-                              if e.side not in self.running}.values(), key=lambda e: e.index)
+                continue  # out of contact: no roll; the battle goes on until the sides are out of sight
+            chasers = sorted({e.index: e for g in group for e in self.in_contact(g, setting)
+                              if e.side not in running}.values(), key=lambda e: e.index)
             if not chasers:
-                self._separate(group, setting)
                 events.append(TickEvent(t, "break_off", group[0].name, None, MappingProxyType(
                     {"side": side, "escaped": True, "rule": "neither side chases"})))
-                continue
+                self._end = ESCAPED
+                break
             endurance = {s.name: e for s in (*group, *chasers) if (e := self._use_fast_speed(s)) is not None}
             slowest = min(group, key=lambda s: (s.chase_speed(r), s.index))
             chased_kn = slowest.chase_speed(r)
@@ -382,9 +389,10 @@ class BoardBattle:
                     break
             for c in fallen:
                 for g in group:
-                    self._part(g, c)
+                    self.parted.add((min(g.index, c.index), max(g.index, c.index)))
             if len(fallen) == len(order):
-                self._separate(group, setting)
+                self._end = ESCAPED
+                break
         return events
 
     def _use_fast_speed(self, s: BoardShip) -> dict[str, Any] | None:
@@ -405,17 +413,3 @@ class BoardBattle:
                 out = {"use": s.fast_uses, "roll": die, "need_at_most": need, "kept": kept}
         s.fast_time_s += r.round_s
         return out
-
-    def _separate(self, group: Sequence[BoardShip], setting: Setting) -> None:
-        """Move an escaping group straight away from the enemy's centre until every enemy is beyond
-        visibility (plus a margin), and part it from them."""
-        foes = [e for e in self.ships if e.side != group[0].side and not e.sunk]
-        if not foes:
-            return
-        dx_yd, dy_yd = escape_move_yd([(g.x, g.y) for g in group], [(e.x, e.y) for e in foes], group[0].course,
-                                      setting.visibility_yd + self.rules.separation_margin_yd)
-        for g in group:
-            g.x += dx_yd
-            g.y += dy_yd
-            for e in foes:
-                self._part(g, e)

@@ -3,12 +3,12 @@ as an immutable record, and the 1914 board game's rules (seed 000) as pure funct
 
 ``BoardRules`` holds every figure of the file (each cited there): the combat results table, the fire
 modifiers, the ranks and board types, the hit records (``HitCard``, what each box does: ``BoxEffect``),
-the endurance charts (``EnduranceChart``) and the stand-ins that put the board on the plane. The
+the endurance charts (``EnduranceChart``), the gun reach by calibre, and the stand-ins that put the
+board on the plane (the round and its motion ticks, the ships' handling, the fleet speed's reserve). The
 functions are the rules that need no battle: the die modifier of a firer (``fire_modifier``), the
 escape roll (``escapes``), whom a ship may fire on (``may_fire_on``) and how a side distributes its
 fire (``assign_targets``); which box a hit fills (``box_hit``), what a hit record's filled boxes mean
-for fire and speed, and which boxes explain the damage a ship carries in from an earlier fight; and how
-far an escaping side is moved on the plane to leave the enemy's sight (``escape_move_yd``).
+for fire and speed, and which boxes explain the damage a ship carries in from an earlier fight.
 """
 
 from __future__ import annotations
@@ -71,9 +71,7 @@ class BoardRules:
 
     round_s: float
     move_step_s: float
-    min_range_yd: float
-    separation_margin_yd: float
-    running_arc_deg: float
+    reserve_fraction: float
     gun_ranges: tuple[tuple[float, float], ...]  # (min calibre mm, range yd), largest first
     die_faces: int
     crt: Mapping[int, int]
@@ -106,7 +104,13 @@ class BoardRules:
         return 0.0 if modifier is None else self.expected_hits(modifier) / self.expected_hits(0)
 
     def gun_range_yd(self, calibre_mm: float) -> float:
+        """Her gun reach (yd) by her largest calibre (mm): the file's stand-in table; 0 without guns."""
         return next((r for c, r in self.gun_ranges if calibre_mm >= c), 0.0)
+
+    @property
+    def ticks_per_round(self) -> int:
+        """Motion ticks (``move_step_s``) in one round of fire and escape (``round_s``)."""
+        return round(self.round_s / self.move_step_s)
 
 
 def load_rules(path: str | Path = BOARD_FILE) -> BoardRules:
@@ -117,18 +121,20 @@ def load_rules(path: str | Path = BOARD_FILE) -> BoardRules:
 @functools.cache
 def _load_rules(path: Path) -> BoardRules:
     raw = load_yaml(path.read_text(encoding="utf-8"))
-    rnd, pl, mod, hr, sp = raw["round"], raw["plane"], raw["modifiers"], raw["hit_records"], raw["speed"]
+    rnd, mod, hr, sp = raw["round"], raw["modifiers"], raw["hit_records"], raw["speed"]
+    round_s, move_step_s = float(rnd["length_min"]) * 60.0, float(rnd["move_step_min"]) * 60.0
+    ticks = round_s / move_step_s if move_step_s > 0.0 else 0.0
+    if ticks < 1.0 or abs(ticks - round(ticks)) > _EPS:
+        raise ValueError(f"{path}: round.length_min must be a whole number of round.move_step_min")
     boxes = {str(k): BoxEffect(**v) for k, v in hr["boxes"].items()}
     cards = {k: HitCard(tuple(v["gp"]), tuple(v["speed"])) for k, v in hr["cards"].items()}
     for name, card in cards.items():
         if any(b not in boxes for b in (*card.gp, *card.speed)):
             raise ValueError(f"{path}: hit card {name!r} names a box not in hit_records.boxes")
     return BoardRules(
-        round_s=float(rnd["length_min"]) * 60.0,
-        move_step_s=float(rnd["move_step_min"]) * 60.0,
-        min_range_yd=float(pl["min_range_yd"]),
-        separation_margin_yd=float(pl["separation_margin_yd"]),
-        running_arc_deg=float(pl["running_arc_deg"]),
+        round_s=round_s,
+        move_step_s=move_step_s,
+        reserve_fraction=float(raw["command"]["reserve_fraction"]),
         gun_ranges=tuple(sorted(((float(g["min_calibre_mm"]), float(g["range_yd"]))
                                  for g in raw["gun_range_yd"]), reverse=True)),
         die_faces=int(raw["crt"]["die_faces"]),
@@ -283,31 +289,3 @@ def box_hit(r: BoardRules, card: HitCard, roll: int, gp: int, speed_boxes: int) 
     room = {"gp": gp < len(card.gp), "speed": speed_boxes < len(card.speed)}
     kind = want if room[want] else ("speed" if want == "gp" else "gp")
     return kind, kind != want
-
-
-# ----------------------------------------------------------------------------------------------------
-# Escape on the plane
-
-
-def escape_move_yd(group_xy: Sequence[tuple[float, float]], foes_xy: Sequence[tuple[float, float]],
-                   course_deg: float, reach_yd: float) -> tuple[float, float]:
-    """How far (x, y in yards) an escaping group is moved so that every foe is at least ``reach_yd``
-    from every ship of it: straight away from the foes' centre, or along ``course_deg`` if the two
-    centres coincide. The board's escape takes a side out of the square; on the plane it must leave
-    the enemy's sight for the driver to see it gone."""
-    gx = sum(x for x, _ in group_xy) / len(group_xy)
-    gy = sum(y for _, y in group_xy) / len(group_xy)
-    ux = gx - sum(x for x, _ in foes_xy) / len(foes_xy)
-    uy = gy - sum(y for _, y in foes_xy) / len(foes_xy)
-    norm = math.hypot(ux, uy)
-    if norm <= _EPS:
-        c = math.radians(course_deg)
-        ux, uy, norm = math.sin(c), math.cos(c), 1.0
-    ux, uy = ux / norm, uy / norm
-    shift = 0.0
-    for x, y in group_xy:
-        for ex, ey in foes_xy:  # smallest s >= 0 with |g + s u - e| >= reach
-            px, py = x - ex, y - ey
-            b = px * ux + py * uy
-            shift = max(shift, -b + math.sqrt(max(0.0, b * b - (px * px + py * py) + reach_yd * reach_yd)))
-    return shift * ux, shift * uy

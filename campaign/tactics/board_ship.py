@@ -1,10 +1,11 @@
 """One ship's bookkeeping in a battle of the 'board' engine (``campaign.tactics.board``).
 
-``BoardShip`` keeps what the battle changes of a ship: her place, course and speed on the plane, her hit
-record (G/P, speed and further boxes filled, or for a ship without a card whether she is sunk and the
-fire level she carried in), her fast chase speed and endurance-chart uses, and her gun boxes in the
-damage model. Its methods read the hit record through the rules of ``campaign.tactics.board_rules``:
-her fire modifier, the speed her boxes leave her, her chase speed and her fighting value.
+``BoardShip`` keeps what the battle changes of a ship: her place, course and speed on the plane (moved
+there by the plane alone), her hit record (G/P, speed and further boxes filled, or for a ship without a
+card whether she is sunk and the fire level she carried in), her fast chase speed and endurance-chart
+uses, and her gun boxes in the damage model. Its methods read the hit record through the rules of
+``campaign.tactics.board_rules``: her fire modifier, the speed her boxes leave her, her chase speed and her
+fighting value.
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ class BoardShip:
         return self.fast_ok and not boxes_take_fast_speed(r, self.card, self.spd)
 
     def max_speed(self, r: BoardRules) -> float:
+        """The most she can make now (kn): her entry maximum within what her speed boxes allow. She never
+        steams faster on the plane; her fast chase speed is the escape roll's figure only."""
         return 0.0 if self.sunk else max(0.0, min(self.max_kn, self.speed_cap_kn(r)))
 
     def chase_speed(self, r: BoardRules) -> float:
