@@ -110,8 +110,10 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser(
         "duel", help="fight a duel file (scenarios/duels/) once, or many times for its odds",
         description="Fight the battle a duel file sets up. Once (--runs 1): print its account and write "
-                    "battle.html (the zoomed replay) and battle_events.jsonl into --out. Many times: print "
-                    "each engine's outcomes (ships sunk, damage, duration, who broke off) and write duel.json.")
+                    "events.jsonl (its records, in a run's schema: engagement_start, the fire, hits and "
+                    "the rest, engagement_end, battle_track) and battle.html (the zoomed replay) into --out. "
+                    "Many times: print each engine's outcomes (ships sunk, damage, duration, who broke off) "
+                    "and write duel.json.")
     d.add_argument("duel", type=Path, help="duel file (YAML), e.g. scenarios/duels/gloucester_vs_breslau.yaml")
     d.add_argument("--engine", choices=ENGINE_CHOICES + ("all",), default=None,
                    help="tactical engine (default: the file's); 'all' fights it under every engine")

@@ -7,25 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from campaign.output.files import write_all, write_json, write_jsonl
-from campaign.tactics.battle import BattleOutcome, track_columns
-from campaign.tactics.duel import Duel, duel_statistics, fight_duel
+from campaign.tactics.battle import BattleOutcome
+from campaign.tactics.duel import Duel, duel_statistics
+from campaign.tactics.duel_records import fight_duel_records
 from campaign.tactics.kinematics import YD_PER_NM
 
 
 def _mmss(t_s: float) -> str:
     return f"{int(t_s // 60):3d}:{int(t_s % 60):02d}"
-
-
-def event_rows(out: BattleOutcome) -> list[dict]:
-    """The battle's tick events as plain rows (the same fields as the campaign's records)."""
-    rows = []
-    for ev in out.events:
-        row = {"t_battle_s": round(ev.t_s, 1), "type": ev.type, "unit": ev.ship}
-        if ev.target is not None:
-            row["by" if ev.type in ("hit", "sunk") else "target"] = ev.target
-        row.update({k: v for k, v in ev.data.items() if k not in row})
-        rows.append(row)
-    return rows
 
 
 def account(duel: Duel, out: BattleOutcome) -> str:
@@ -51,20 +40,16 @@ def account(duel: Duel, out: BattleOutcome) -> str:
 
 
 def write_duel_once(duel: Duel, engine: str, seed: int, out_dir: Path) -> tuple[str, list[Path]]:
-    """Fight once; write battle_events.jsonl and battle.html (the zoomed replay); return the account."""
+    """Fight once; write events.jsonl (the campaign's battle records: ``campaign.tactics.duel_records``)
+    and battle.html (the zoomed replay, drawn from those records); return the account."""
     from campaign.output.replay_battle import battle_html
 
-    out = fight_duel(duel, engine, seed)
-    rows = event_rows(out)
-    track = {"type": "battle_track", "battle": 1, "engine": out.engine, "reason": out.reason,
-             "start_min": 0.0, "t_start": duel.when.strftime("%Y-%m-%dT%H:%M:%SZ"),
-             "lat": duel.lat, "lon": duel.lon,
-             "sides": {n: v.side for n, v in out.final.items()}, "forces": {n: v.unit for n, v in out.final.items()},
-             **track_columns(out.frames)}
+    out, records = fight_duel_records(duel, engine, seed)
+    track = next(r for r in records if r["type"] == "battle_track")
     title = f"{duel.title} ({out.engine}, seed {seed})"
-    html = battle_html(track, [dict(r, battle=1) for r in rows], title)
+    html = battle_html(track, [r for r in records if r is not track], title)
     written = write_all(out_dir, {
-        "battle_events.jsonl": lambda p: write_jsonl(p, rows),
+        "events.jsonl": lambda p: write_jsonl(p, records),
         "battle.html": lambda p: p.write_text(html, encoding="utf-8"),
     })
     return account(duel, out), written

@@ -67,7 +67,7 @@ TORPEDO_COLOUR = "#0b7285"
 MARK_COLOUR = "#333333"
 SHIP_SYMBOL, SUNK_SYMBOL = "arrow", "x"
 TORPEDO_HITS = frozenset({"hit", "sunk", "waterlogged"})  # a torpedo record's result when it struck
-TICK_TYPES = frozenset({"fire", "hit", "torpedo", "sunk", "break_off", "admiral_disabled"})
+TICK_TYPES = frozenset({"fire", "hit", "torpedo", "ram", "collision", "sunk", "break_off", "admiral_disabled"})
 REASON_WORDS: Mapping[str, str] = MappingProxyType({  # campaign.tactics.battle: why a battle ended
     "settled": "settled by the umpire", "destroyed": "a side destroyed", "darkness": "night fell",
     "separated": "the sides drew apart", "out_of_range": "out of range", "time": "time limit",
@@ -241,8 +241,12 @@ def _lines_and_marks(p: _Plane, k: int, recs: Sequence[Rec], side_list: Sequence
             if b and (rec.get("hit") is True or str(rec.get("result")) in TORPEDO_HITS):
                 mark(b, "torpedo hit", f"{when} torpedo from {unit} hits {target}{more}", "star", HIT_COLOUR)
         elif type_ == "hit" and a:
-            by = f" by {target}" if rec.get("target") else ""
+            # A hit's record names the firer ``by`` (the ship hit is its ``unit``).
+            by = f" by {_text(rec['by'])}" if rec.get("by") else ""
             mark(a, _hit_label(rec), f"{when} {unit} hit{by}{more}", "star", HIT_COLOUR)
+        elif type_ in ("ram", "collision") and a:
+            verb = "rams" if type_ == "ram" else "collides with"
+            mark(a, type_, f"{when} {unit} {verb} {target}{more}", "x", HIT_COLOUR)
         elif type_ == "break_off" and a:
             side = _text(rec.get("side") or sides.get(str(rec.get("unit")), ""))
             mark(a, "breaks off", f"{when} {side} breaks off, led by {unit}", "circle-open", MARK_COLOUR)

@@ -414,7 +414,8 @@ def _engagement_end(r: Rec) -> str:
 BATTLE_ENDS = MappingProxyType({"destroyed": "a side destroyed", "separated": "out of sight",
                                 "drawn_off": "the enemy drew off",
                                 "out_of_range": "out of range", "darkness": "night fell",
-                                "settled": "the umpire settled it", "time": "time limit",
+                                "settled": "the umpire settled it", "escaped": "the runner escaped",
+                                "time": "time limit",
                                 "unfinished": "the scenario ended"})
 
 
@@ -431,7 +432,8 @@ def _hit(r: Rec) -> str:
 
 def _torpedo(r: Rec) -> str:
     result = r.get("result") or ("hits" if r.get("hit") else "misses")
-    return f"fires a torpedo at {r.get('target', '?')} at {num(r.get('range_yd'))} yd: {result}"
+    tube = f" from her {r['tube']} tube" if r.get("tube") else ""
+    return f"fires a torpedo{tube} at {r.get('target', '?')} at {num(r.get('range_yd'))} yd: {result}"
 
 
 def _sunk(r: Rec) -> str:
@@ -446,8 +448,30 @@ def _admiral_disabled(r: Rec) -> str:
     return "has her admiral put out of action"
 
 
+SIGNAL_WORDS = MappingProxyType({"in_succession": "turn in succession", "together": "turn together",
+                                 "speed": "speed"})
+
+
 def _signal(r: Rec) -> str:
-    return f"hoists a signal: {r.get('text') or r.get('order') or 'new course and speed'}"
+    kind = SIGNAL_WORDS.get(str(r.get("kind")), str(r.get("kind") or "new course and speed"))
+    order = f"{kind} to {num(r.get('course_deg'))}°" if r.get("kind") != "speed" else kind
+    order += f", {speed_text(r.get('speed_kn'))}" if r.get("speed_kn") is not None else ""
+    how = "signals" if r.get("signalled", True) else "leads the column round"
+    return f"{how}: {order}"
+
+
+def _ram(r: Rec) -> str:
+    return f"rams {r.get('target', '?')} at {num(r.get('closing_kn'), 1)} kn: {r.get('result', '?')}"
+
+
+def _collision(r: Rec) -> str:
+    return f"collides with {r.get('target', '?')} at {num(r.get('closing_kn'), 1)} kn: {r.get('result', '?')}"
+
+
+def _settlement(r: Rec) -> str:
+    lots = ", ".join(f"{n} {str(lot).replace('_', ' ')}" for n, lot in (r.get("lots") or {}).items())
+    return (f"the umpire settles the contact of {' and '.join(map(str, r.get('forces') or []))} "
+            f"({r.get('superior', '?')} superior, {num(r.get('ratio'), 2)} to 1): {lots}")
 
 
 def _battle_track(r: Rec) -> str:
@@ -464,6 +488,9 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
     "break_off": _break_off,
     "admiral_disabled": _admiral_disabled,
     "signal": _signal,
+    "ram": _ram,
+    "collision": _collision,
+    "settlement": _settlement,
     "battle_track": _battle_track,
     "sighting": _sighting,
     "contact_lost": _contact_lost,

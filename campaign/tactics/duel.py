@@ -4,7 +4,8 @@ A duel file (``scenarios/duels/*.yaml``) names the ships of each side, where and
 comes from the real sun and moon there and then, and changes as the fight goes on), the sea and the
 visibility, the range and bearing between the leading ships, their courses, speeds and intents. It is
 checked like a scenario file: every fault names the file and the field, and the command exits with status
-2. ``fight_duel`` fights it once; ``duel_statistics`` fights it over many seeds and sums up the outcomes.
+2. ``fight_duel`` fights it once; ``duel_statistics`` fights it over many seeds and sums up the outcomes;
+``campaign.tactics.duel_records`` writes one fight as the campaign's battle records.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
@@ -24,9 +25,11 @@ from campaign.model.ships import default_ships, find_ship
 from campaign.scenario.loader import Fault, ScenarioError, read_yaml, validate_form
 from campaign.scenario.schema import UtcTime, _Strict
 from campaign.tactics.battle import BattleOutcome, fight
+from campaign.tactics.battle_records import fight_written
 from campaign.tactics.engines import get_engine
+from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM
-from campaign.tactics.protocol import BattleSetup, Combatant, Setting, tactical_light
+from campaign.tactics.protocol import BattleSetup, Combatant, Engine, Setting, tactical_light
 from campaign.tactics.zoom import default_zoom_rules
 from campaign.world.clock import parse_utc
 
@@ -118,10 +121,9 @@ def load_duel(path: str | Path) -> Duel:
 
 
 def duel_setup(duel: Duel, engine: str) -> tuple[BattleSetup, dict[str, float]]:
-    """The duel's ships in line ahead (``data/tactics/zoom.yaml`` spacing), the second side's leader
-    ``range_yd`` from the first's on its bearing, and the setting at the start."""
-    zoom = default_zoom_rules()
-    spacing = zoom.line_ahead_spacing_yd
+    """The duel's ships in line ahead (``data/tactics/helm.yaml`` spacing, 400 yd: seed 002 l.31), the
+    second side's leader ``range_yd`` from the first's on its bearing, and the setting at the start."""
+    spacing = default_helm_rules().spacing_yd
     ships = default_ships()
     combatants: list[Combatant] = []
     preferred: dict[str, float] = {}
@@ -162,14 +164,28 @@ def duel_setting(duel: Duel, engine: str, combatants: Sequence[Combatant]):
     return setting
 
 
+def _battle(duel: Duel, engine: str, seed: int
+            ) -> tuple[Engine, BattleSetup, np.random.Generator, dict[str, Any]]:
+    """What the duel is fought with: the engine, the setup, the dice from ``seed`` and the driver's options."""
+    setup, preferred = duel_setup(duel, engine)
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[2])  # the run's "combat" stream
+    return get_engine(engine), setup, rng, {
+        "setting_at": duel_setting(duel, engine, setup.combatants), "preferred_range_yd": preferred,
+        "preferred_cap_yd": default_zoom_rules().engines[engine].preferred_range_cap_yd}
+
+
 def fight_duel(duel: Duel, engine: str | None = None, seed: int = 0, keep_frames: bool = True) -> BattleOutcome:
     """Fight the duel once under ``engine`` (default: the file's), all dice from ``seed``."""
-    name = engine or duel.engine
-    setup, preferred = duel_setup(duel, name)
-    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[2])  # the run's "combat" stream
-    return fight(get_engine(name), setup, rng, setting_at=duel_setting(duel, name, setup.combatants),
-                 preferred_range_yd=preferred, keep_frames=keep_frames,
-                 preferred_cap_yd=default_zoom_rules().engines[name].preferred_range_cap_yd)
+    eng, setup, rng, kw = _battle(duel, engine or duel.engine, seed)
+    return fight(eng, setup, rng, keep_frames=keep_frames, **kw)
+
+
+def fight_duel_written(duel: Duel, engine: str | None = None, seed: int = 0
+                       ) -> tuple[BattleOutcome, tuple[int, ...]]:
+    """``fight_duel`` (the same outcome), with the frame each event is written with
+    (``campaign.tactics.battle_records.fight_written``): what its records need."""
+    eng, setup, rng, kw = _battle(duel, engine or duel.engine, seed)
+    return fight_written(eng, setup, rng, **kw)
 
 
 @dataclass(frozen=True)

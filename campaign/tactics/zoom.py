@@ -27,7 +27,6 @@ class EngineZoom:
 class ZoomRules:
     engines: Mapping[str, EngineZoom]
     fire_back: bool
-    line_ahead_spacing_yd: float
 
     @classmethod
     def load(cls, path: Path = ZOOM_FILE) -> ZoomRules:
@@ -35,7 +34,7 @@ class ZoomRules:
         engines = {name: EngineZoom(float(e["approach_step_min"]), float(e["battle_start_yd"]), bool(e["night_action"]),
                                     None if e.get("preferred_range_cap_yd") is None else float(e["preferred_range_cap_yd"]))
                    for name, e in raw["engines"].items()}
-        return cls(engines, bool(raw["fire_back"]["rule"]), float(raw["formation"]["line_ahead_spacing_yd"]))
+        return cls(engines, bool(raw["fire_back"]["rule"]))
 
 
 @functools.cache

@@ -296,6 +296,21 @@ def test_a_new_event_type_is_one_registry_entry() -> None:
     assert line.text == "Gloucester sights Goeben at 8 nm"
 
 
+def test_the_battle_plane_records_read_as_words() -> None:
+    assert sentence({"type": "ram", "unit": "Dublin", "target": "Waltraute", "closing_kn": 14.2,
+                     "result": "struck sunk"}) == "Dublin rams Waltraute at 14.2 kn: struck sunk"
+    assert sentence({"type": "collision", "unit": "Defence", "target": "Warrior", "closing_kn": 3.0,
+                     "result": "no damage"}) == "Defence collides with Warrior at 3 kn: no damage"
+    assert sentence({"type": "signal", "unit": "Defence", "kind": "together", "course_deg": 305.0,
+                     "speed_kn": 15.8, "signalled": True}).startswith("Defence signals: turn together to 305°")
+    assert sentence({"type": "settlement", "forces": ["Goeben", "Gloucester"], "superior": "Central Powers",
+                     "ratio": 7.25, "lots": {"Gloucester": "removed"}}) == (
+        "The umpire settles the contact of Goeben and Gloucester (Central Powers superior, 7.25 to 1): "
+        "Gloucester removed")
+    assert "from her bow tube" in sentence({"type": "torpedo", "unit": "Goeben", "tube": "bow",
+                                            "target": "Defence", "range_yd": 450, "result": "miss"})
+
+
 def test_every_record_type_has_a_phrase(goeben: RunResult, intel: RunResult) -> None:
     """Every type the simulation's source can emit, and every type two runs did emit, reads as words."""
     emitted = _emitted_types()

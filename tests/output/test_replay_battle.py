@@ -58,7 +58,7 @@ def _rec(type_: str, t_s: float, unit: str | None, **extra: Any) -> dict[str, An
 
 EVENTS = [
     _rec("fire", 60.0, "Goeben", target="Gloucester", range_yd=5000),
-    _rec("hit", 120.0, "Gloucester", target="Goeben", damage=0.1, damage_total=0.4),
+    _rec("hit", 120.0, "Gloucester", by="Goeben", damage=0.1, damage_total=0.4),
     _rec("sunk", 180.0, "Gloucester"),
 ]
 
@@ -114,6 +114,15 @@ def test_a_hit_is_a_burst_on_the_ship_hit_with_its_damage() -> None:
     assert list(hits.marker.color) == [HIT_COLOUR] and list(hits.marker.symbol) == ["star"]
     assert "2:00 Gloucester hit by Goeben (damage now 40%)" in hits.hovertext[0]
     assert all(list(_frame_trace(fig, k, "hits").x) == [] for k in (0, 1, 3, 4))
+
+
+def test_a_ram_or_a_collision_is_marked_on_the_ship_that_struck() -> None:
+    events = [_rec("ram", 60.0, "Goeben", target="Gloucester", result="struck sunk"),
+              _rec("collision", 120.0, "Gloucester", target="Goeben", result="no damage")]
+    fig = battle_figure(TRACK, events, "t")
+    ram, collision = _frame_trace(fig, 1, "hits"), _frame_trace(fig, 2, "hits")
+    assert list(ram.text) == ["ram"] and "1:00 Goeben rams Gloucester (result struck sunk)" in ram.hovertext[0]
+    assert list(collision.text) == ["collision"] and "collides with Goeben" in collision.hovertext[0]
 
 
 def test_a_torpedo_is_a_dotted_line_of_its_own() -> None:

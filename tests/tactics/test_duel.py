@@ -106,7 +106,7 @@ def test_the_duel_command_once_writes_the_account_and_the_battle_replay(tmp_path
     assert "Gloucester" in out.stdout and "ended after" in out.stdout
     html = (tmp_path / "d" / "battle.html").read_text()
     assert "default-src 'none'" in html and "Plotly.newPlot" in html  # self-contained: nothing fetched
-    rows = [json.loads(line) for line in (tmp_path / "d" / "battle_events.jsonl").read_text().splitlines()]
+    rows = [json.loads(line) for line in (tmp_path / "d" / "events.jsonl").read_text().splitlines()]
     assert rows and {r["type"] for r in rows} >= {"fire"}
 
 
