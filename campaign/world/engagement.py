@@ -14,7 +14,8 @@ the final positions flow back, sunk ships leave their forces, a ship that can no
 behind as a force of her own, and the commanders decide again (a side that broke off may be chased).
 
 Records: ``engagement_start`` and ``engagement_end`` (every ship in it), and from the engine's ticks
-``fire``, ``hit``, ``torpedo``, ``sunk``, ``break_off``, ``admiral_disabled``.
+``fire``, ``hit``, ``torpedo``, ``ram``, ``collision``, ``sunk``, ``break_off``, ``admiral_disabled``,
+``signal``; then ``battle_track``.
 """
 
 from __future__ import annotations
@@ -30,32 +31,39 @@ import simpy
 from campaign.geo.earth import distance_nm
 from campaign.model.orders import Stop
 from campaign.tactics.battle import BattleOutcome, BattleRun, outmatched, track_columns
+from campaign.tactics.battle_records import row_latlon, tick_fields
 from campaign.tactics.engines import get_engine
 from campaign.tactics.helm import default_helm_rules
-from campaign.tactics.kinematics import YD_PER_NM, bearing_deg
+from campaign.tactics.kinematics import YD_PER_NM
 from campaign.tactics.localplane import LocalPlane
+from campaign.tactics.nwc1905_rules import load_rules as load_nwc1905_rules
+from campaign.tactics.plane.layout import clear_layout
 from campaign.tactics.protocol import BattleSetup, Combatant, Setting, tactical_light
 from campaign.tactics.searoom import SeaRoom
 from campaign.tactics.zoom import default_zoom_rules
 from campaign.world import steaming
+from campaign.world.settlement import ContactClock, close_range_yd, settle
+from campaign.world.station import set_offset, ship_latlon
 from campaign.world.units import ForceState, ShipState
 
 if TYPE_CHECKING:
     from campaign.world.command import Node
     from campaign.world.world import World
 
-# Record fields an engine's event data may not take over.
-RESERVED = {"unit", "side", "lat", "lon", "t_min", "type", "t_s",
-            # and the fields every record of a ship carries (see _write)
-            "force", "status", "coal_t", "coal_rate_t_per_h", "speed_kn", "course_deg"}
-# The shortest wait between two looks at an approaching pair (min): a helm's answer (command.py).
+# The shortest wait between two looks at an approaching pair (min): a helm's answer (command.py); and the
+# span over which their closing rate is measured.
 MIN_LOOK_MIN = 1.0
+# The shortest wait for a pair closing on the range at which their battle begins (min): 3 s, in which two
+# ships closing at 45 knots run 76 yards. By a dark night their hulls are seen at 1,000 yards or less
+# (seed 004), which such a pair closes in 40 s: a look a minute on would open the battle with their hulls
+# already run through one another.
+NEAREST_LOOK_MIN = 0.05
 # How long after a change of light a pair held apart by the dark is looked at again (min): 6 s, well beyond
 # the tolerance of the change's time (campaign.world.light.CROSSING_TOL, 0.25 s), so the look finds the
 # new light.
 AFTER_CHANGE_MIN = 0.1
 # Records written from the engine's tick events.
-TICK_RECORDS = {"fire", "hit", "torpedo", "sunk", "break_off", "admiral_disabled", "signal"}
+TICK_RECORDS = {"fire", "hit", "torpedo", "ram", "collision", "sunk", "break_off", "admiral_disabled", "signal"}
 
 
 @dataclass
@@ -72,6 +80,8 @@ class Fight:
     # Each force's speed (knots) on the leg it was steaming when the battle began (0 lying still): its
     # ships go into action at it. The legs end as the battle begins, so it is kept here.
     speeds_kn: dict[str, float] = field(default_factory=dict)
+    # The ships as the battle opens, where each is on the plane.
+    combatants: tuple[Combatant, ...] = ()
 
 
 class Engagements:
@@ -85,6 +95,8 @@ class Engagements:
         self.rules = self.zoom.engines[engine]
         self.rng = world.rng["combat"]
         self.watching: set[frozenset[str]] = set()
+        # The 1905 umpire settles contacts that linger out of battle (seed 002 l.35): under his rules only.
+        self.umpire = load_nwc1905_rules() if engine == "nwc1905" else None
         self.fights: list[Fight] = []
         world.contacts.listen(self.on_contact)
 
@@ -123,6 +135,15 @@ class Engagements:
         self.watching.add(key)
         self.world.env.process(self._watch(observer, target, key))
 
+    def _close(self, a: ForceState, b: ForceState, range_yd: float) -> bool:
+        """Are the pair in the 1905 umpire's close contact: within his distance, out of battle, able to fire
+        on each other and one of them meaning to (``campaign.world.settlement``)?"""
+        if a.battle is not None or b.battle is not None or a.in_port or b.in_port or a.interned or b.interned:
+            return False
+        if range_yd > close_range_yd(self.umpire, a, b) or not self.fire_allowed(a, b):
+            return False
+        return self.means_to_engage(a, b) or self.means_to_engage(b, a)
+
     def _in_contact(self, a: str, b: str) -> bool:
         pairs = self.world.contacts.model.pairs
         return any((st := pairs.get(k)) is not None and st.level > 0 for k in ((a, b), (b, a)))
@@ -140,10 +161,13 @@ class Engagements:
         battle, the range the chasers must get inside to fight again). Two forces closing at 40 kn run
         13 nm in a 15-minute step: looking only at the step would let a battle open well inside its
         range, at torpedo range (the umpire shortens the moves as forces close: seed 002). ``range_yd``:
-        the pair's range now, when the caller has measured it."""
+        the pair's range now, when the caller has measured it. Nearer than the battle range, the range
+        at which their hulls come in sight (by night, in haze) is looked for the same way."""
         now = self.world.env.now
         start_yd = self.rules.battle_start_yd if start_yd is None else min(start_yd, self.rules.battle_start_yd)
         r_now = self._range_yd(a, b) if range_yd is None else range_yd
+        if r_now <= start_yd:
+            start_yd = min(start_yd, self._hull_range_yd(a, b))
         if r_now <= start_yd:
             return step_min
         # The closing rate now (over the next minute: a leg may end, and the force be steered anew,
@@ -154,11 +178,11 @@ class Engagements:
         if r_next >= r_now:
             return step_min
         rate_yd_per_min = (r_now - r_next) / MIN_LOOK_MIN
-        return min(step_min, max((r_now - start_yd) / rate_yd_per_min, MIN_LOOK_MIN))
+        return min(step_min, max((r_now - start_yd) / rate_yd_per_min, NEAREST_LOOK_MIN))
 
     def _ready(self, a: ForceState, b: ForceState, *, light: bool = True, range_yd: float | None = None) -> bool:
-        """May the pair's battle begin now? (``light`` False: whatever the light; ``range_yd``: the pair's
-        range now, when the caller has measured it.)"""
+        """May the pair's battle begin now? (``light`` False: whatever the light and the weather let them
+        see; ``range_yd``: the pair's range now, when the caller has measured it.)"""
         for f in (a, b):
             if not f.active_ships() or f.in_port or f.interned or f.battle is not None:
                 return False
@@ -169,7 +193,28 @@ class Engagements:
             return False
         if not (self.means_to_engage(a, b) or self.means_to_engage(b, a)):
             return False
-        return not (light and self._held_by_dark(a))
+        if not light:
+            return True
+        if self._held_by_dark(a):
+            return False
+        # Nor before the hulls are in sight of each other (smoke may be seen far beyond): a battle begun
+        # out of sight would end at once, separated, and begin again at the next look. Like the dark, it
+        # is the light and weather that hold them apart.
+        return (self._range_yd(a, b) if range_yd is None else range_yd) <= self._hull_range_yd(a, b)
+
+    def _hull_range_yd(self, a: ForceState, b: ForceState) -> float:
+        """How far their hulls are seen now, in the light and weather where ``a`` is (yd): the battle's
+        visibility (``_setting_at``)."""
+        w = self.world
+        now = min(w.env.now, w.end_min)
+        model = w.contacts.model
+        lat, lon, _ = a.position_at(now)
+        light = model.conditions.light(lat, lon, now)
+        vis = model.conditions.visibility(lat, lon, now)
+        ships = [s.ship for f in (a, b) for s in f.active_ships()]
+        if not ships:
+            return 0.0  # nothing left afloat to be seen
+        return model.rules.ranges(ships, light, vis, False)[1] * YD_PER_NM
 
     def _held_by_dark(self, a: ForceState) -> bool:
         """Is it dark where the force is, under rules that allow no night action?"""
@@ -206,6 +251,7 @@ class Engagements:
         step = self.rules.approach_step_min
         gain = default_helm_rules().drawn_off_gain_yd
         rearm_yd = math.inf  # after a battle, the range the chasers must get inside to fight again
+        clock = ContactClock()  # the 1905 umpire's: how long they have stayed close without a battle
         try:
             while w.env.now < w.end_min:
                 a, b = w.forces[a_name], w.forces[b_name]
@@ -229,9 +275,18 @@ class Engagements:
                     continue
                 if range_yd > self.rules.battle_start_yd:
                     rearm_yd = math.inf  # they have drawn apart: a new approach is a new battle
+                wait = self._wait_min(a, b, step, rearm_yd, range_yd)
+                if self.umpire is not None:
+                    lasted = clock.look(self._close(a, b, range_yd), w.env.now)
+                    if lasted > self.umpire.settle_duration_s / 60.0:
+                        clock.look(False, w.env.now)
+                        settle(w, self.umpire, a, b, self.rng)
+                        continue
+                    if clock.since_min is not None:  # look again when the hour is up
+                        wait = min(wait, max(self.umpire.settle_duration_s / 60.0 - lasted, 0.0) + MIN_LOOK_MIN)
                 if not self._in_contact(a_name, b_name) and a.battle is None and b.battle is None:
                     return
-                yield w.env.timeout(self._wait_min(a, b, step, rearm_yd, range_yd))
+                yield w.env.timeout(wait)
         finally:
             self.watching.discard(key)
 
@@ -272,9 +327,15 @@ class Engagements:
             w.interrupt(f, "new orders")
             for s in f.active_ships():
                 fight.names[s.name] = f.name
+        # Every ship where she is; where the point forces met hull to hull, one is laid back along her
+        # course to where she was the moment before (campaign.tactics.plane.layout), and her record says so.
+        fight.combatants, laid_back = clear_layout(self._combatants(fight))
+        for f in forces:
+            for s in f.active_ships():
                 w.set_status(s, "in_action", 0.0)
+                yd = laid_back.get(s.name)
                 w.emit(s, "engagement_start", battle=fight.number, engine=self.engine_name,
-                       forces=[x.name for x in forces])
+                       forces=[x.name for x in forces], laid_back_yd=None if yd is None else round(yd, 1))
         return fight
 
     def grant_on_attack(self, fight: Fight) -> None:
@@ -310,25 +371,22 @@ class Engagements:
                     w.command.decide(node, "orders")
 
     def _combatants(self, fight: Fight) -> tuple[Combatant, ...]:
-        """The ships of every force in line ahead from where the force is, leader nearest the enemy, on its
-        course at the speed it was steaming when the battle began (at most what each ship can make now)."""
+        """The ships of every force where they are: its leader at the force's position, the others on their
+        stations in column astern of her, or, scattered by an earlier battle, where they have steamed to
+        since (``campaign.world.station``); on the force's course at the speed it was steaming when the
+        battle began (at most what each ship can make now)."""
         out: list[Combatant] = []
-        spacing = self.zoom.line_ahead_spacing_yd
+        spacing = default_helm_rules().spacing_yd
+        now = self.world.env.now
         for f in fight.forces:
-            x0, y0 = fight.plane.to_xy_yd(f.lat, f.lon)
-            enemies = [e for e in fight.forces if e.side != f.side]
-            ex = sum(fight.plane.to_xy_yd(e.lat, e.lon)[0] for e in enemies) / len(enemies)
-            ey = sum(fight.plane.to_xy_yd(e.lat, e.lon)[1] for e in enemies) / len(enemies)
-            course = f.course_deg if f.course_deg is not None else float(bearing_deg(x0, y0, ex, ey))
-            back = math.radians(course + 180.0)
             speed = fight.speeds_kn.get(f.name, 0.0)
             for i, s in enumerate(f.active_ships()):
+                x, y = fight.plane.to_xy_yd(*ship_latlon(f, s, now, spacing))
                 cond = s.condition
                 max_speed_kn = max(s.ship.sustained_speed_kn - cond.speed_lost_kn, 0.0)
                 out.append(Combatant(
-                    ship=s.ship, unit=f.name, side=f.side,
-                    x_yd=x0 + i * spacing * math.sin(back), y_yd=y0 + i * spacing * math.cos(back),
-                    course_deg=course, speed_kn=min(speed, max_speed_kn),
+                    ship=s.ship, unit=f.name, side=f.side, x_yd=x, y_yd=y,
+                    course_deg=f.course_deg, speed_kn=min(speed, max_speed_kn),
                     max_speed_kn=max_speed_kn,
                     fast_speed_kn=None if cond.fast_speed_lost else s.ship.sustained_speed_kn,
                     condition=cond, flagship=(i == 0)))
@@ -381,7 +439,7 @@ class Engagements:
                 intents[f.side] = "engage"
             else:
                 intents.setdefault(f.side, "break_off")
-        setup = BattleSetup(self._combatants(fight), self._setting_at(fight)(0.0), intents)
+        setup = BattleSetup(fight.combatants, self._setting_at(fight)(0.0), intents)
         run = BattleRun(self.engine, setup, self.rng, setting_at=self._setting_at(fight),
                         preferred_cap_yd=self.rules.preferred_range_cap_yd, sea_room=self._sea_room(fight))
         seen = 0
@@ -403,33 +461,31 @@ class Engagements:
         return self.world.ships[name]
 
     def _write(self, fight: Fight, run: BattleRun, seen: int) -> int:
-        """Write the tick events not yet written as records; sinkings take effect at once."""
+        """Write the tick events not yet written as records (``campaign.tactics.battle_records``, as a
+        duel writes them), each ship where the tick's last frame has her; sinkings take effect at once."""
         w = self.world
         frame = run.frames[-1] if run.frames else None
-        where = {n: (x, y, c, v) for n, x, y, c, v, _ in frame.ships} if frame else {}
+        rows = {row[0]: row for row in frame.ships} if frame else {}
         for ev in run.events[seen:]:
             if ev.type not in TICK_RECORDS:
                 continue
             ship = self._ship(ev.ship) if ev.ship in w.ships else None
-            # A hit's ship is the ship hit and its other ship the firer (campaign.tactics.protocol).
-            other = "by" if ev.type in ("hit", "sunk") else "target"
-            data: dict[str, Any] = {"battle": fight.number, other: ev.target, "t_battle_s": round(ev.t_s, 1)}
-            # Fields a record keeps for itself (unit, side, position) are renamed, not lost.
-            data.update({(f"of_{k}" if k in RESERVED else k): v for k, v in ev.data.items() if k not in data})
+            row = rows.get(ev.ship)
+            fields = tick_fields(ev, fight.number, row)
             if ship is None:
-                of_side = data.get("of_side")
-                w.rec.emit(w.env.now, ev.type, None, of_side, **data)
+                of_side = fields.get("of_side")
+                w.rec.emit(w.env.now, ev.type, None, of_side, **fields)
                 continue
             if ev.type == "sunk" and ship.status != "sunk":
                 w.set_status(ship, "sunk", 0.0)
-            x, y, course, speed = where.get(ship.name, (0.0, 0.0, None, 0.0))
-            lat, lon = fight.plane.to_latlon(x, y)
+            lat, lon = row_latlon(row, fight.plane) if row is not None else (fight.plane.lat0, fight.plane.lon0)
+            if row is None:
+                fields = {"speed_kn": 0.0, "course_deg": None, **fields}
             # The fields every record of a ship carries (campaign.world.world.World.emit), so that tracks
             # follow her through the battle: the coal burnt in it is booked when it ends.
             w.rec.emit(w.env.now, ev.type, ship.name, ship.side, lat, lon, force=fight.names.get(ship.name),
                        status=ship.status, coal_t=round(ship.coal_at(w.env.now), 2), coal_rate_t_per_h=0.0,
-                       speed_kn=round(speed, 3), course_deg=None if course is None else round(course, 1),
-                       **data)
+                       **fields)
         return len(run.events)
 
     # -- the zoom out ----------------------------------------------------------------------------
@@ -437,21 +493,12 @@ class Engagements:
     def _end(self, fight: Fight, out: BattleOutcome) -> None:
         w = self.world
         now = w.env.now
-        land = w.router.graph.land
         sunk = set(out.sunk())
+        # Where every ship afloat leaves the battle, on the Earth (the plane's own projection).
+        where = {n: (*fight.plane.to_latlon(v.x_yd, v.y_yd), v.course_deg)
+                 for n, v in out.final.items() if n not in sunk}
         for f in fight.forces:
             ships = [s for s in f.ships if s.name in out.final]
-            afloat = [out.final[s.name] for s in ships if s.name not in sunk]
-            if afloat:
-                x = sum(v.x_yd for v in afloat) / len(afloat)
-                y = sum(v.y_yd for v in afloat) / len(afloat)
-                lat, lon = fight.plane.to_latlon(x, y)
-                if land.is_land(lat, lon):
-                    # The plane knows no coast: a force fought ashore is put back at sea as far out as
-                    # the routes keep from the shore (data/routing.yaml), so it can sail on from there.
-                    lat, lon = land.nearest_sea_point(lat, lon, w.router.graph.params.clearance_nm)
-                f.lat, f.lon = lat, lon
-                f.course_deg = afloat[0].course_deg
             for s in ships:
                 s.condition = out.conditions[s.name]
                 s.settle(now)
@@ -477,7 +524,10 @@ class Engagements:
                    sides={n: v[0] for n, v in sides.items()}, forces={n: v[1] for n, v in sides.items()},
                    **track_columns(out.frames))
         for f in list(fight.forces):
-            self._leave_behind_the_disabled(f)
+            for left in self._leave_behind_the_disabled(f):
+                self._resume_from(left, where)
+                w.moved(left)  # its sightings from where she lies, not where her squadron was
+            self._resume_from(f, where)
         fight.done.succeed()
         for f in fight.forces:
             w.moved(f)
@@ -519,19 +569,44 @@ class Engagements:
                 return {"keep_away_from": keep}, "brought to action against his instructions in"
         return None
 
-    def _leave_behind_the_disabled(self, force: ForceState) -> None:
+    def _resume_from(self, force: ForceState, where: dict[str, tuple[float, float, float]]) -> None:
+        """The force takes up its strategic business from where its ships left the battle: its position is
+        its leader's (its first ship afloat), its course hers; each other ship is reckoned where she is,
+        out of station until she has steamed back to it (``campaign.world.station``)."""
+        w = self.world
+        active = [s for s in force.active_ships() if s.name in where]
+        if not active:
+            return
+        lat, lon, course = where[active[0].name]
+        land = w.router.graph.land
+        if land.is_land(lat, lon):
+            # The plane knows no coast of its own (the helm keeps off the charts' land, but an engine's turn
+            # can clip a point): a leader left ashore is put back at sea as far out as the routes keep from
+            # the shore (data/routing.yaml), so that the force can sail on from there.
+            lat, lon = land.nearest_sea_point(lat, lon, w.router.graph.params.clearance_nm)
+        force.lat, force.lon, force.course_deg = lat, lon, course
+        active[0].offset = None
+        for s in active[1:]:
+            set_offset(s, where[s.name][0], where[s.name][1], w.env.now)
+
+    def _leave_behind_the_disabled(self, force: ForceState) -> list[ForceState]:
         """A ship that can no longer steam is left where she lies as a force of her own; the rest of the
-        squadron goes on at the speed of its slowest ship (DESIGN.md 4: squadrons move at the slowest)."""
+        squadron goes on at the speed of its slowest ship (DESIGN.md 4: squadrons move at the slowest).
+        Returns the forces left behind."""
         from campaign.model.orders import Detach
 
         active = force.active_ships()
         stopped = [s for s in active if s.ship.sustained_speed_kn - s.condition.speed_lost_kn <= 0.0]
         if not stopped:
-            return
+            return []
         if len(stopped) == len(active):
             force.orders = (Stop(),)
             force.order_epoch += 1
-            return
+            return []
+        left = []
         for s in stopped:
-            self.world.detach(force, Detach(ships=(s.name,), name=f"{s.name} (disabled)", orders=(Stop(),),
+            name = f"{s.name} (disabled)"
+            self.world.detach(force, Detach(ships=(s.name,), name=name, orders=(Stop(),),
                                             note="left behind, unable to steam"))
+            left.append(self.world.forces[name])
+        return left

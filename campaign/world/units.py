@@ -41,6 +41,7 @@ class ShipState:
     taken_t: float = 0.0
     given_t: float = 0.0
     condition: Condition = Condition()  # battle damage carried from fight to fight (campaign.tactics)
+    offset: object = None  # out of station after a battle: campaign.world.station.Offset, else None
 
     @property
     def name(self) -> str:

@@ -304,30 +304,41 @@ def battles_between(events, a, b):
     return [n for n, fs in starts.items() if a in fs and b in fs]
 
 
-def test_a_battle_fought_again_after_the_enemy_got_away_opens_beyond_torpedo_range():
-    # Milne's battlecruisers bring Goeben and Breslau to action in the Aegean; Breslau draws off, they
-    # chase and fight her again. The next battle opens when the chase has gained on her, at gun range:
-    # once the next look came a whole approach step later, the chasers had run on to the runner's very
-    # position, and the battle opened at 0 yards with every torpedo a hit. (The Austrian fleet's fights
-    # with the 1st Cruiser Squadron showed it first, then Group A's with Breslau in french_fleet_free;
-    # since ships go into action at their speed, run clear of the land in battle and evade over open
-    # water, neither is fought twice.) Seed 4, one in which Breslau draws off.
+def test_a_battle_fought_again_opens_where_the_first_left_the_ships():
+    # Troubridge's cruisers engage Goeben and lose sight of her (the board engine: she outsteams them out
+    # of sight); the chase brings them in sight again and a second battle opens. Every ship opens it where
+    # she got to since the first ended, no farther than her best speed could take her (her squadron's
+    # leader at its position, the others as they steamed for their stations): once, each force was
+    # gathered at its centre and laid out afresh in line ahead, and a battle opened at 3,108 yd one minute
+    # after the last had ended at 5,871. Seed 1, in which the chase brings them together twice.
     from campaign.geo.earth import distance_nm
     from campaign.tactics.kinematics import YD_PER_NM
-    from campaign.tactics.nwc1905_rules import load_rules
+    from campaign.tactics.localplane import LocalPlane
 
-    events = run(variant("milne_guards_aegean"), seed=4).events
-    again = battles_between(events, "Battle Cruisers", "Breslau")
-    opening_yd = []
-    for n in again:  # the range between the nearest ships of the two forces as the battle opens
-        starts = [e for e in events if e["type"] == "engagement_start" and e["battle"] == n]
-        british = [e for e in starts if e["force"] == "Battle Cruisers"]
-        breslau = [e for e in starts if e["force"] == "Breslau"]
-        opening_yd.append(min(distance_nm(a["lat"], a["lon"], b["lat"], b["lon"]) * YD_PER_NM
-                              for a in british for b in breslau))
-    ends = {e["battle"]: e["reason"] for e in events if e["type"] == "engagement_end"}
-    assert len(again) >= 2 and ends[min(again)] in ("separated", "drawn_off", "out_of_range")
-    assert min(opening_yd) > load_rules().torpedo_range_yd
+    events = run(variant("troubridge_engages"), seed=1, engine="board").events
+    tracks = [e for e in events if e["type"] == "battle_track"]
+    assert len(tracks) >= 2
+
+    def where(track, k):  # each ship's (lat, lon) at frame k of the track
+        plane = LocalPlane(track["lat"], track["lon"])
+        return {n: plane.to_latlon(track["x_yd"][i][k], track["y_yd"][i][k]) for i, n in enumerate(track["names"])
+                if track["afloat"][i][k]}
+
+    best = {s.name: s.sustained_speed_kn for f in variant("troubridge_engages").forces for s in f.ships}
+    for first, then in zip(tracks, tracks[1:]):
+        ended, opened = where(first, -1), where(then, 0)
+        gap_min = then["start_min"] - (first["start_min"] + first["t_s"][-1] / 60.0)
+        assert gap_min >= 0.0
+        for name in set(ended) & set(opened):
+            moved_nm = distance_nm(*ended[name], *opened[name])
+            assert moved_nm <= best[name] * gap_min / 60.0 + 5.0 / YD_PER_NM, name
+        # The range between the sides opens as it closed at the end of the first, less what both steamed.
+        side = first["sides"]
+        pairs = [(a, b) for a in ended for b in ended if side[a] < side[b] and a in opened and b in opened]
+        for a, b in pairs:
+            before = distance_nm(*ended[a], *ended[b])
+            after = distance_nm(*opened[a], *opened[b])
+            assert after >= before - (best[a] + best[b]) * gap_min / 60.0 - 1e-6
 
 
 def test_troubridge_engaging_brings_goeben_to_action():
