@@ -15,27 +15,13 @@ from campaign.model.ships import (
     default_ships,
     load_ships,
 )
+from tests.model.test_ships import GOOD_CLASS
 
 SHIPS = default_ships()
 
-CLASS = """
-classes:
-  Test:
-    nation: Germany
-    type: light_cruiser
-    displacement_t: 4000
-    length_m: 130
-    beam_m: 13
-    draught_m: 5
-    speed_kn: {design: 25, sustained: 24, economical: 10}
-    coal: {capacity_t: 1000}
-    consumption: {method: stand_in, fixed_t_per_day: 10, cubic_t_per_day: 20, basis: "stand-in: a test curve"}
-    crew: 300
-    sources: {displacement_t: "a source", length_m: "a source", beam_m: "a source", draught_m: "a source",
-              speed_kn: "a source", coal: "a source", consumption: "a source", crew: "a source",
-              torpedo_tubes: "a source", torpedo_tubes.mounts: "a layout source"}
-ships:
-"""
+# The test class of tests/model/test_ships.py, with sources for its tubes and their layout.
+CLASS = GOOD_CLASS.replace('crew: "a source"}', 'crew: "a source",\n              torpedo_tubes: "a source", '
+                           'torpedo_tubes.mounts: "a layout source"}') + "ships:\n"
 
 
 def _load(tmp_path: Path, ship_yaml: str):
