@@ -46,20 +46,22 @@ def test_closes_obliquely_keeps_the_range_and_opens_obliquely_with_the_enemy_on_
     assert angle_diff_deg(near.course_deg, brg) == pytest.approx(side * (180.0 - RULES.closing_angle_deg))
 
 
-def test_holding_the_range_steers_parallel_to_the_enemy_and_never_reverses_for_him():
+def test_holding_the_range_steers_parallel_to_the_enemy_and_only_the_faster_conforms():
     me = _v("a", "A", 0, 0, course=0, speed=18, max_kn=20)
     # Enemy abeam to starboard steaming north: a parallel fight, his course.
     aim, _ = _decide(me, _v("b", "B", 7500, 0, course=10.0, speed=15), mode="hold", side=1.0)
     assert aim.mode == "hold" and aim.course_deg == pytest.approx(10.0)
-    # Enemy abeam steaming the opposite way: not his course (a reversal) but its reciprocal.
-    aim, _ = _decide(me, _v("b", "B", 7500, 0, course=170.0, speed=15), mode="hold", side=1.0)
+    # Enemy abeam steaming the opposite way: the slower holds on, parallel to him on the reciprocal...
+    slow = _v("a", "A", 0, 0, course=0, speed=12, max_kn=12)
+    aim, _ = _decide(slow, _v("b", "B", 7500, 0, course=170.0, speed=15), mode="hold", side=1.0)
     assert aim.course_deg == pytest.approx(350.0)
-    # Enemy steering straight at her: parallel would put him right ahead; she keeps the range instead,
-    # with him on her side (starboard) and going away from him as fast as he comes on.
+    # ... the faster conforms to his course (by alterations of at most 8 points: alteration_deg).
+    aim, _ = _decide(me, _v("b", "B", 7500, 0, course=170.0, speed=15), mode="hold", side=1.0)
+    assert aim.course_deg == pytest.approx(170.0)
+    # Enemy steering straight at her: parallel would put him right ahead; she keeps him abeam instead.
     lying = _v("a", "A", 0, 0, course=0, speed=0, max_kn=20)
     aim, _ = _decide(lying, _v("b", "B", 0, 7500, course=180.0, speed=10), mode="hold", side=1.0)
-    assert aim.mode == "hold"
-    assert angle_diff_deg(aim.course_deg, 0.0) == pytest.approx(math.degrees(math.acos(-10 / 20)))
+    assert aim.mode == "hold" and aim.course_deg == pytest.approx(270.0)
     # A ship lying still is kept abeam.
     aim, _ = _decide(me, _v("b", "B", 7500, 0, course=123.0, speed=0.0), mode="hold", side=1.0)
     assert aim.course_deg == pytest.approx(0.0)
@@ -73,12 +75,15 @@ def test_mode_changes_only_when_the_range_leaves_the_band_by_the_margin():
     assert next_mode("hold", 9100, pref, band, 2.0) == "close"
     assert next_mode("hold", 5900, pref, band, 2.0) == "open"
     assert next_mode("open", 6800, pref, band, 2.0) == "hold"
+    assert next_mode("close", 5000, pref, band, 2.0) == "hold"  # never straight from closing to opening
+    assert next_mode("open", 9000, pref, band, 2.0) == "hold"
 
 
-def test_a_course_is_held_within_the_deadband_and_altered_at_most_8_points_while_engaged():
+def test_a_course_is_held_within_the_deadband_and_altered_at_most_8_points_save_in_a_flight():
     engaged = Aim("hold", 0.0, True, True)
     assert alteration_deg(0.0, RULES.course_deadband_deg - 1.0, engaged, RULES) is None
     assert alteration_deg(0.0, 170.0, engaged, RULES) == pytest.approx(RULES.max_engaged_turn_deg)
+    assert alteration_deg(0.0, -170.0, Aim("close", 0.0, True, False), RULES) == pytest.approx(270.0)
     assert alteration_deg(0.0, 170.0, Aim("run", 170.0, False, True), RULES) == pytest.approx(170.0)
 
 
@@ -214,6 +219,7 @@ def test_an_admiral_does_not_hunt():
     fire = [e for e in run.events if e.type == "fire"]
     assert fire and sum(e.data["turning_halved"] for e in fire) / len(fire) < 0.1
     turns = [e for e in run.events if e.type == "signal" and e.data["kind"] != "speed"]
+    assert all(b.t_s - a.t_s >= RULES.min_hold_s for a, b in zip(turns, turns[1:]))  # each held five minutes
     course, steps = 90.0, []
     for e in turns:
         steps.append((e.t_s, float(angle_diff_deg(course, e.data["course_deg"]))))

@@ -6,12 +6,10 @@ chases a running enemy (steering to cut him off where it can), and otherwise clo
 preferred range, holds it there, and opens obliquely if nearer, always with him on the same side (so
 that the squadron passes from closing to holding to opening without reversing), and changing from one to
 the next only when the range has left the band by a margin (``band_hysteresis``), the range judged as it
-will be ``anticipation_s`` ahead at the present rate of closing. To hold the range it
-steers parallel to the enemy, his course or its reciprocal, whichever is nearer its own (never a
-reversal to follow him), or, where that would put him ahead or astern, the course whose motion along
-the line of sight matches his (abeam of a ship lying still). The course
-asked for is then held until what the situation calls for differs by more than ``course_deadband_deg``;
-while the enemy is in gun range no single alteration exceeds ``max_engaged_turn_deg``.
+will be ``anticipation_s`` ahead at the present rate of closing, and always by way of holding. To hold
+the range it steers parallel to the enemy (``holding_course_deg``). The course
+asked for is then held until what the situation calls for differs by more than ``course_deadband_deg``,
+and at least ``min_hold_s``; no single alteration exceeds ``max_engaged_turn_deg``, save in a flight.
 """
 
 from __future__ import annotations
@@ -20,11 +18,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from campaign.tactics.armament import load_arcs
 from campaign.tactics.helm.rules import HelmRules
 from campaign.tactics.kinematics import S_PER_H, YD_PER_NM, angle_diff_deg, bearing_deg, range_yd
 from campaign.tactics.protocol import ShipView
 
 FIGHT_MODES = ("close", "hold", "open")
+#: Speeds within this of each other (kn) are the same, for who conforms to whose course.
+SAME_SPEED_KN = 0.5
 
 
 @dataclass(frozen=True)
@@ -66,15 +67,16 @@ def range_rate_yd_per_s(me: ShipView, enemy: ShipView) -> float:
 
 
 def next_mode(prev: str | None, r_yd: float, pref_yd: float, band_yd: float, hysteresis: float) -> str:
-    """Close, hold or open at range ``r_yd`` about the preferred range, with hysteresis: once holding,
-    the range must leave the band by ``hysteresis`` bands before the squadron closes or opens again."""
+    """Close, hold or open at range ``r_yd`` about the preferred range. A squadron closing or opening holds
+    once the range comes within the band (it never turns from closing straight to opening); once holding,
+    the range must leave the band by ``hysteresis`` bands before it closes or opens again."""
     near, far = pref_yd - band_yd, pref_yd + band_yd
+    if prev == "close":
+        return "close" if r_yd > far else "hold"
+    if prev == "open":
+        return "open" if r_yd < near else "hold"
     if prev == "hold":
         near, far = pref_yd - hysteresis * band_yd, pref_yd + hysteresis * band_yd
-    elif prev == "close" and r_yd > near:
-        return "close" if r_yd > far else "hold"
-    elif prev == "open" and r_yd < far:
-        return "open" if r_yd < near else "hold"
     if r_yd > far:
         return "close"
     if r_yd < near:
@@ -83,21 +85,23 @@ def next_mode(prev: str | None, r_yd: float, pref_yd: float, band_yd: float, hys
 
 
 def holding_course_deg(brg_deg: float, side: float, speed_kn: float, current_deg: float, enemy: ShipView,
-                       rules: HelmRules) -> float:
-    """The course that holds the range to ``enemy`` bearing ``brg_deg``: his own course or its reciprocal,
-    whichever is nearer the squadron's present one (a parallel fight, never a reversal), so long as that
-    keeps him in the broadside sector; else (he steers at or away from her, or lies still) the course that
-    keeps the range, on ``side``: her motion along the line of sight equals his."""
-    parallel = min((enemy.course_deg % 360.0, (enemy.course_deg + 180.0) % 360.0),
-                   key=lambda c: abs(float(angle_diff_deg(current_deg, c))))
-    rel = abs(float(angle_diff_deg(parallel, brg_deg)))
-    if enemy.speed_kn > 0.0 and rules.closing_angle_deg <= rel <= 180.0 - rules.closing_angle_deg:
-        return parallel
-    c = math.radians(enemy.course_deg)
-    b = math.radians(brg_deg)
-    along_kn = enemy.speed_kn * (math.sin(c) * math.sin(b) + math.cos(c) * math.cos(b))
-    ratio = max(-1.0, min(1.0, along_kn / speed_kn)) if speed_kn > 0.0 else 0.0
-    return (brg_deg - side * math.degrees(math.acos(ratio))) % 360.0
+                       own_side: str, rules: HelmRules) -> float:
+    """The course that holds the range to ``enemy`` bearing ``brg_deg``: parallel to him. On his own course
+    where that is within 8 points of hers, else on its reciprocal, unless she is the one to conform: the
+    faster of the two (the faster squadron has the choice of range and can afford to turn to follow), or at
+    equal speeds the side named first (a tie-break, so that two squadrons meeting on opposite courses do
+    not both reverse at once and pass again). Where parallel would put him within the end-on arcs, ahead or
+    astern (``data/tactics/arcs.yaml``), or he lies still, she keeps him abeam on ``side``."""
+    if enemy.speed_kn > 0.0:
+        opposite = abs(float(angle_diff_deg(current_deg, enemy.course_deg))) > 90.0
+        conform = speed_kn > enemy.speed_kn + SAME_SPEED_KN or (
+            abs(speed_kn - enemy.speed_kn) <= SAME_SPEED_KN and own_side < enemy.side)
+        parallel = enemy.course_deg % 360.0 if (not opposite or conform) else (enemy.course_deg + 180.0) % 360.0
+        rel = abs(float(angle_diff_deg(parallel, brg_deg)))
+        end_on = load_arcs().end_on_half_arc_deg
+        if end_on <= rel <= 180.0 - end_on:
+            return parallel
+    return (brg_deg - side * 90.0) % 360.0
 
 
 def mode_angle_deg(mode: str, rules: HelmRules) -> float:
@@ -135,18 +139,18 @@ def decide(guide: ShipView, enemies: Sequence[ShipView], intent: str, running_si
         side = 1.0 if abs(angle_diff_deg(current_course_deg, stbd)) <= abs(angle_diff_deg(current_course_deg, port)) \
             else -1.0
     if mode == "hold":
-        course = holding_course_deg(brg, side, speed_kn, current_course_deg, nearest, rules)
+        course = holding_course_deg(brg, side, speed_kn, current_course_deg, nearest, guide.side, rules)
     else:
         course = (brg - side * theta) % 360.0
     return Aim(mode, course, True, engaged), side
 
 
 def alteration_deg(current_deg: float, wanted_deg: float, aim: Aim, rules: HelmRules) -> float | None:
-    """The new course to signal, or None to hold the present one: nothing within the deadband; while
-    engaged (and not running) no more than ``max_engaged_turn_deg`` at a time."""
+    """The new course to signal, or None to hold the present one: nothing within the deadband; no more than
+    ``max_engaged_turn_deg`` at a time, save in a flight."""
     d = float(angle_diff_deg(current_deg, wanted_deg))
     if abs(d) <= rules.course_deadband_deg:
         return None
-    if aim.engaged and aim.mode != "run":
+    if aim.mode != "run":
         d = max(-rules.max_engaged_turn_deg, min(rules.max_engaged_turn_deg, d))
     return (current_deg + d) % 360.0

@@ -60,6 +60,7 @@ class Squadron:
     offsets: dict[str, tuple[float, float]] = field(default_factory=dict)
     mode: str | None = None
     enemy_side: float | None = None
+    altered_s: float = -math.inf
     pending_course: Signal | None = None
     pending_speed: Signal | None = None
     hints: dict[str, int] = field(default_factory=dict)
@@ -78,6 +79,7 @@ class Captain:
     speed_kn: float
     mode: str | None = None
     enemy_side: float | None = None
+    altered_s: float = -math.inf
 
 
 class Helm:
@@ -135,7 +137,7 @@ class Helm:
                     self.captains[name] = Captain(name, v.course_deg, v.speed_kn, sq.mode, sq.enemy_side)
         for cap in self.captains.values():
             if self._alone(cap.name):
-                self._captain(cap)
+                self._captain(t_s, cap)
         self._plan_rams()
         return events
 
@@ -209,8 +211,9 @@ class Helm:
         sq.mode = aim.mode
         events: list[TickEvent] = []
         planned = sq.pending_course.course_deg if sq.pending_course else sq.course_deg
-        course = alteration_deg(planned, aim.course_deg, aim, self.rules)
+        course = self._alteration(t_s, sq.altered_s, planned, aim)
         if course is not None:
+            sq.altered_s = t_s
             turn = float(angle_diff_deg(sq.course_deg, course))
             together = aim.mode == "run" and (abs(turn) > self.rules.turn_away_together_deg
                                               or sq.formation == LINE_OF_BEARING)
@@ -244,17 +247,24 @@ class Helm:
             "course_deg": round(sig.course_deg, 1), "speed_kn": round(sig.speed_kn, 2),
             "executes_at_s": round(sig.executes_s, 1), "mode": sq.mode}))
 
-    def _captain(self, cap: Captain) -> None:
+    def _captain(self, t_s: float, cap: Captain) -> None:
         v = self.views[cap.name]
         if not v.afloat:
             return
         aim, cap.enemy_side, speed = self._aim(v, [cap.name], cap.mode, cap.enemy_side, cap.course_deg)
         cap.mode = aim.mode
-        course = alteration_deg(cap.course_deg, aim.course_deg, aim, self.rules)
+        course = self._alteration(t_s, cap.altered_s, cap.course_deg, aim)
         if course is not None:
-            cap.course_deg = course
+            cap.course_deg, cap.altered_s = course, t_s
         cap.speed_kn = speed
         self.steer_course[cap.name] = self._clear_of_land(v, cap.course_deg, cap.speed_kn)
+
+    def _alteration(self, t_s: float, altered_s: float, current_deg: float, aim: Aim) -> float | None:
+        """The new course to order, or None to hold the present one (``admiral.alteration_deg``); an
+        alteration is held ``min_hold_s`` before the next, save in a flight or a chase."""
+        if aim.mode not in ("run", "chase") and t_s - altered_s < self.rules.min_hold_s:
+            return None
+        return alteration_deg(current_deg, aim.course_deg, aim, self.rules)
 
     def _clear_of_land(self, v: ShipView, course_deg: float, speed_kn: float) -> float:
         if self.sea_room is None:

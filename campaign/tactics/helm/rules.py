@@ -24,6 +24,7 @@ class HelmRules:
     visibility_fraction: float
     course_deadband_deg: float
     max_engaged_turn_deg: float
+    min_hold_s: float
     turn_away_together_deg: float
     spacing_yd: float
     station_time_s: float
@@ -59,6 +60,7 @@ class HelmRules:
                 visibility_fraction=float(a["visibility_fraction"]),
                 course_deadband_deg=float(a["course_deadband_deg"]),
                 max_engaged_turn_deg=float(a["max_engaged_turn_deg"]),
+                min_hold_s=float(a["min_hold_s"]),
                 turn_away_together_deg=float(f["turn_away_together_deg"]),
                 spacing_yd=float(f["spacing_yd"]),
                 station_time_s=float(f["station_time_s"]),
