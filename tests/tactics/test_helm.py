@@ -55,8 +55,13 @@ def test_holding_the_range_steers_parallel_to_the_enemy_and_only_the_faster_conf
     slow = _v("a", "A", 0, 0, course=0, speed=12, max_kn=12)
     aim, _ = _decide(slow, _v("b", "B", 7500, 0, course=170.0, speed=15), mode="hold", side=1.0)
     assert aim.course_deg == pytest.approx(350.0)
-    # ... the faster conforms to his course (by alterations of at most 8 points: alteration_deg).
+    # ... the faster conforms to his course, coming round away from him (8 points at a time: the first 8
+    # points to port, he being to starboard), so that the range opens rather than closes as she turns.
     aim, _ = _decide(me, _v("b", "B", 7500, 0, course=170.0, speed=15), mode="hold", side=1.0)
+    assert aim.course_deg == pytest.approx(270.0)
+    # Once round, she holds his course.
+    round_ = _v("a", "A", 0, 0, course=175.0, speed=18, max_kn=20)
+    aim, _ = _decide(round_, _v("b", "B", 7500, 0, course=170.0, speed=15), mode="hold", side=1.0)
     assert aim.course_deg == pytest.approx(170.0)
     # Enemy steering straight at her: parallel would put him right ahead; she keeps him abeam instead.
     lying = _v("a", "A", 0, 0, course=0, speed=0, max_kn=20)
@@ -166,15 +171,18 @@ def test_an_end_on_column_brings_its_rear_ships_guns_to_bear_within_the_time_its
     # (at most 8 points at the fleet card's 16 points in 200 s), and fires at the end of that move.
     allowed_s = (len(cruisers) - 1) * RULES.spacing_yd / speed_yd_per_s + 100.0 + 150.0
     run = _run(setup, allowed_s / 60.0 + 3)
-    fired = {e.ship: e.t_s for e in reversed(run.events) if e.type == "fire"}
-    assert "Black Prince" in fired and fired["Black Prince"] <= allowed_s
-    # ... her broadside bearing, not only what bears end-on
-    ev = next(e for e in run.events if e.type == "fire" and e.ship == "Black Prince")
     end_on = load_arcs().end_on_half_arc_deg
-    rear = next(v for v in run.battle.views() if v.name == "Black Prince")
-    rel = abs(angle_diff_deg(rear.course_deg, float(bearing_deg(rear.x_yd, rear.y_yd, 0.0, 8000.0))))
-    assert ev.t_s <= allowed_s and end_on < rel < 180.0 - end_on
-    assert barrels_bearing_total(find_ship("Black Prince"), rel) > barrels_bearing_total(find_ship("Black Prince"), 0.0)
+
+    def broadside(ev) -> bool:  # her broadside bore when she fired: the target outside the end-on arcs
+        frame = next(f for f in run.frames if f.t_s == ev.t_s)
+        _, x, y, course, _, _ = next(row for row in frame.ships if row[0] == ev.ship)
+        rel = abs(angle_diff_deg(course, float(bearing_deg(x, y, 0.0, 8000.0))))
+        return end_on < rel < 180.0 - end_on
+
+    first = next(e for e in run.events if e.type == "fire" and e.ship == "Black Prince" and broadside(e))
+    assert first.t_s <= allowed_s
+    bp = find_ship("Black Prince")
+    assert barrels_bearing_total(bp, 90.0) > barrels_bearing_total(bp, 0.0)  # the broadside outguns the bow
 
 
 def test_a_squadron_breaking_off_turns_away_together_when_its_signal_executes():

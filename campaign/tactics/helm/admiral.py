@@ -88,9 +88,10 @@ def holding_course_deg(brg_deg: float, side: float, speed_kn: float, current_deg
                        own_side: str, rules: HelmRules) -> float:
     """The course that holds the range to ``enemy`` bearing ``brg_deg``: parallel to him. On his own course
     where that is within 8 points of hers, else on its reciprocal, unless she is the one to conform: the
-    faster of the two (the faster squadron has the choice of range and can afford to turn to follow), or at
-    equal speeds the side named first (a tie-break, so that two squadrons meeting on opposite courses do
-    not both reverse at once and pass again). Where parallel would put him within the end-on arcs, ahead or
+    faster of the two as they steam now (``speed_kn`` hers; the faster squadron has the choice of range and
+    can afford to turn to follow), or at equal speeds the side named first (a tie-break, so that two
+    squadrons meeting on opposite courses do not both reverse at once and pass again); she comes round
+    away from him. Where parallel would put him within the end-on arcs, ahead or
     astern (``data/tactics/arcs.yaml``), or he lies still, she keeps him abeam on ``side``."""
     if enemy.speed_kn > 0.0:
         opposite = abs(float(angle_diff_deg(current_deg, enemy.course_deg))) > 90.0
@@ -100,6 +101,12 @@ def holding_course_deg(brg_deg: float, side: float, speed_kn: float, current_deg
         rel = abs(float(angle_diff_deg(parallel, brg_deg)))
         end_on = load_arcs().end_on_half_arc_deg
         if end_on <= rel <= 180.0 - end_on:
+            turn = float(angle_diff_deg(current_deg, parallel))
+            if abs(turn) > 90.0:
+                # A reversal to conform: turned away from him, the long way if need be, so that the range
+                # opens rather than closes while she comes round (8 points at a time: alteration_deg).
+                away = -1.0 if float(angle_diff_deg(current_deg, brg_deg)) > 0.0 else 1.0
+                return (current_deg + away * 90.0) % 360.0
             return parallel
     return (brg_deg - side * 90.0) % 360.0
 
@@ -139,7 +146,7 @@ def decide(guide: ShipView, enemies: Sequence[ShipView], intent: str, running_si
         side = 1.0 if abs(angle_diff_deg(current_course_deg, stbd)) <= abs(angle_diff_deg(current_course_deg, port)) \
             else -1.0
     if mode == "hold":
-        course = holding_course_deg(brg, side, speed_kn, current_course_deg, nearest, guide.side, rules)
+        course = holding_course_deg(brg, side, guide.speed_kn, current_course_deg, nearest, guide.side, rules)
     else:
         course = (brg - side * theta) % 360.0
     return Aim(mode, course, True, engaged), side

@@ -96,7 +96,6 @@ class Helm:
         self.squadrons: dict[str, Squadron] = {}
         self.captains: dict[str, Captain] = {}
         self.flagship: dict[str, str] = {}
-        self.side_of = {c.name: c.side for c in setup.combatants}
         self.ships = {c.name: c.ship for c in setup.combatants}
         self.views: dict[str, ShipView] = {}
         self.steer_course: dict[str, float] = {}  # leader's or lone ship's course after the sea-room check
