@@ -204,7 +204,7 @@ class BattleRun:
             # Keep one entry at or before the window's start: the range the chasers had then.
             while len(near) > 1 and near[1][0] <= start:
                 near.popleft()
-            quiet = self.t_s - self.last_strike_s >= self.rules.drawn_off_quiet_min * 60.0
+            quiet = self.t_s - self.last_strike_s > self.rules.drawn_off_quiet_min * 60.0
             if near[0][0] <= start and nearest > near[0][1] - self.rules.drawn_off_gain_yd and quiet:
                 return "drawn_off"
         if self.t_s >= self.rules.max_duration_h * 3600.0:
