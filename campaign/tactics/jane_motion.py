@@ -8,7 +8,8 @@ move, up to the third. Turning (l.63, l.65): four points by helm for every ``squ
 of way (more for long ships, ``jane_rulebook.squares_per_turn``), each four points turned costing one
 square of advance; going astern two squares more per four points; a ship ordered round eight points or
 more may instead turn eight points in the move on her engines at the cost of four squares (she is then
-"turning with engines" for the enemy's gunnery, l.35).
+"turning with engines" for the enemy's gunnery, l.35): the captain does so only to come round more than
+``engine_turn_above_points`` (data file).
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ class JaneHandling:
         self.helm_cap_deg_per_s = helm_cap / dt_s
         wanted = float(angle_diff_deg(body.course_deg, want.course_deg)) if self.can_steer else 0.0
         engine_turn = points_to_deg(rules.engine_turn_points)
-        self.engine_turning = abs(wanted) > helm_cap and abs(wanted) >= engine_turn and helm_cap < engine_turn
+        self.engine_turning = (abs(wanted) > helm_cap and abs(wanted) >= engine_turn and helm_cap < engine_turn
+                               and abs(wanted) > points_to_deg(rules.engine_turn_above_points))
         if self.engine_turning:
             self.engine_rate_deg_per_s = math.copysign(engine_turn, wanted) / dt_s
             self.engine_lost_per_s = rules.engine_turn_lost_squares / dt_s
@@ -149,6 +151,14 @@ class JaneHandling:
         """(deg/s she can turn now, kn/s she can gain or lose): for the watch's look ahead."""
         turn = abs(self.engine_rate_deg_per_s) if self.engine_turning else self.helm_cap_deg_per_s
         return turn, self.rules.gain_squares_per_move * self.rules.knots_per_square / self.rules.move_s
+
+    def made_good_kn(self, body) -> float:
+        """The speed she is making good through the water this move: her move's speed less the advance a
+        turn on her engines costs (a turn by helm costs a little, not counted)."""
+        if not self.engine_turning or self.squares_per_s <= 0.0:
+            return self.run_speed_kn
+        lost = self.engine_lost_per_s / self.squares_per_s
+        return self.run_speed_kn * max(0.0, 1.0 - lost)
 
     def step(self, body, want, h_s: float) -> tuple[float, float, float, float]:
         if self.engine_turning:

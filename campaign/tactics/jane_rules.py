@@ -78,6 +78,7 @@ class JaneRules:
     squares_per_turn: float
     engine_turn_points: float
     engine_turn_lost_squares: float
+    engine_turn_above_points: float
     astern_extra_squares_per_turn: float
     tactical_diameter_lengths: float
     # guns
@@ -231,6 +232,7 @@ def parse_rules(raw: Mapping[str, Any], file: Path = RULES_FILE) -> JaneRules:
             squares_per_turn=float(g("turning.squares_per_turn")),
             engine_turn_points=float(g("turning.engine_turn_points")),
             engine_turn_lost_squares=float(g("turning.engine_turn_lost_squares")),
+            engine_turn_above_points=float(g("turning.engine_turn_above_points")),
             astern_extra_squares_per_turn=float(g("turning.astern_extra_squares_per_turn")),
             tactical_diameter_lengths=float(g("turning.tactical_diameter_lengths")),
             class_min_mm=MappingProxyType(gun_classes),

@@ -99,6 +99,10 @@ def test_breaking_off_runs_straight_away_and_the_chaser_cuts_him_off():
     aim, _ = _decide(chaser, runner, running={"A"})
     straight = float(bearing_deg(9000, 12000, 0, 0))
     assert aim.mode == "chase" and 0.0 < abs(angle_diff_deg(straight, aim.course_deg)) < 60.0  # leading him
+    # Within her preferred range she runs on with him, on his course, not into him.
+    near = _v("a", "A", 6000, 8000, course=37, speed=20)  # 5,000 yd from her
+    aim, _ = _decide(chaser, near, running={"A"})
+    assert aim.mode == "chase" and aim.course_deg == pytest.approx(37.0)
 
 
 def test_prefers_the_sides_given_range():

@@ -389,6 +389,11 @@ def test_turning():
     e = move(RULES, x_yd=0, y_yd=0, course_deg=0, speed_kn=6, wanted_course_deg=180, wanted_speed_kn=6,
              max_speed_kn=20, length_m=186)
     assert e.engine_turning and e.turned_deg == pytest.approx(90) and (e.x_yd, e.y_yd) == (0, 0)
+    # ... to come round more than eight points: for eight points or less her helm does it, however long
+    # it takes (data file, turning.engine_turn_above_points).
+    h = move(RULES, x_yd=0, y_yd=0, course_deg=0, speed_kn=6, wanted_course_deg=90, wanted_speed_kn=6,
+             max_speed_kn=20, length_m=186)
+    assert not h.engine_turning and 0 < h.turned_deg < 45
 
 
 # ---------------------------------------------------------------------------------------------- sinking
@@ -812,7 +817,8 @@ def _reference_move(rules, *, x_yd, y_yd, course_deg, speed_kn, wanted_course_de
     want = float(angle_diff_deg(course_deg, wanted_course_deg)) if can_steer else 0.0
     helm_cap = per_turn * squares / k
     engine_turn = points_to_deg(rules.engine_turn_points)
-    engine_turning = abs(want) > helm_cap and abs(want) >= engine_turn and helm_cap < engine_turn
+    engine_turning = (abs(want) > helm_cap and abs(want) >= engine_turn and helm_cap < engine_turn
+                      and abs(want) > points_to_deg(rules.engine_turn_above_points))
     x, y, c, turned = x_yd, y_yd, course_deg, 0.0
     for _ in range(6):
         if engine_turning:

@@ -2,7 +2,8 @@
 
 The seeds leave tactics to the players; ``data/tactics/helm.yaml`` holds the project's stand-ins. A side
 breaking off runs straight away from the enemy's centre at its best speed. A side that means to fight
-chases a running enemy (steering to cut him off where it can), and otherwise closes obliquely to its
+chases a running enemy (steering to cut him off where it can, then running on beside him at its
+preferred range), and otherwise closes obliquely to its
 preferred range, holds it there, and opens obliquely if nearer, always with him on the same side (so
 that the squadron passes from closing to holding to opening without reversing), and changing from one to
 the next only when the range has left the band by a margin (``band_hysteresis``), the range judged as it
@@ -131,9 +132,13 @@ def decide(guide: ShipView, enemies: Sequence[ShipView], intent: str, running_si
         cx = sum(e.x_yd for e in enemies) / len(enemies)
         cy = sum(e.y_yd for e in enemies) / len(enemies)
         return Aim("run", float(bearing_deg(cx, cy, guide.x_yd, guide.y_yd)), False, engaged), None
-    if nearest.side in running_sides:
-        return Aim("chase", intercept_course_deg(guide.x_yd, guide.y_yd, speed_kn, nearest), False, engaged), None
     band = rules.hold_band_fraction * pref_yd
+    if nearest.side in running_sides:
+        # A chase closes to the preferred range, on the course that cuts the runner off, and there runs on
+        # beside him (on his course), not into him.
+        if r > pref_yd + band:
+            return Aim("chase", intercept_course_deg(guide.x_yd, guide.y_yd, speed_kn, nearest), False, engaged), None
+        return Aim("chase", nearest.course_deg % 360.0, False, engaged), None
     # He judges the range as it will be by the time an alteration takes effect, not as it is.
     ahead = r + range_rate_yd_per_s(guide, nearest) * rules.anticipation_s
     mode = next_mode(prev_mode if prev_mode in FIGHT_MODES else None, ahead, pref_yd, band, rules.band_hysteresis)

@@ -32,7 +32,8 @@ def reckon(body: Body, course_deg: float, speed_kn: float, horizon_s: float) -> 
     """Her poses (x, y, course) at each ``LOOK_STEP_S`` of the next ``horizon_s`` seconds, turning towards
     ``course_deg`` and changing speed towards ``speed_kn`` at her handling's rates."""
     turn_rate, accel = body.handling.rates(body) if hasattr(body.handling, "rates") else (math.inf, math.inf)
-    x, y, c, v = body.x_yd, body.y_yd, body.course_deg, body.speed_kn
+    v = made_good_kn(body)
+    x, y, c = body.x_yd, body.y_yd, body.course_deg
     if body.stopped:
         return [(x, y, c)] * max(1, math.ceil(horizon_s / LOOK_STEP_S))
     out: Track = []
@@ -48,6 +49,13 @@ def reckon(body: Body, course_deg: float, speed_kn: float, horizon_s: float) -> 
         c, v = (c + d) % 360.0, v + dv
         out.append((x, y, c))
     return out
+
+
+def made_good_kn(body: Body) -> float:
+    """The speed she is making good now (kn): her handling's word for it where it has one (a ship turning
+    on her engines makes far less than her way), else her speed."""
+    made = getattr(body.handling, "made_good_kn", None)
+    return made(body) if callable(made) else body.speed_kn
 
 
 def least_clearance_yd(me: Body, mine: Track, other: Body, theirs: Track, enough_yd: float = math.inf) -> float:

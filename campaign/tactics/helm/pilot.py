@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from campaign.tactics.helm.admiral import Aim, alteration_deg, decide, intercept_course_deg
-from campaign.tactics.helm.avoid import avoid
+from campaign.tactics.helm.avoid import avoid, made_good_kn
 from campaign.tactics.helm.rules import HelmRules
 from campaign.tactics.helm.station import Wake, follow_wake, keep_bearing, speed_to_regain_kn
 from campaign.tactics.kinematics import angle_diff_deg, range_yd
@@ -370,7 +370,7 @@ class Helm:
         sq.wake.add(lead.x_yd, lead.y_yd)
         out[sq.leader] = HelmOrder(self.steer_course.get(sq.leader, sq.course_deg), sq.speed_kn)
         r = self.rules
-        ahead_s, ahead_kn = sq.wake.head_s, lead.speed_kn
+        ahead_s, ahead_kn = sq.wake.head_s, made_good_kn(lead)
         for name in sq.members[1:]:
             b = by.get(name)
             if b is None:
@@ -381,7 +381,7 @@ class Helm:
                                              sq.hints.get(name))
                 sq.hints[name] = seg
                 speed = speed_to_regain_kn(ahead_kn, ahead_s - r.spacing_yd - s, r.station_time_s)
-                ahead_s, ahead_kn = s, b.speed_kn
+                ahead_s, ahead_kn = s, made_good_kn(b)
             else:
                 dx, dy = sq.offsets.get(name, (0.0, 0.0))
                 course, speed = keep_bearing(b.x_yd, b.y_yd, lead.x_yd + dx, lead.y_yd + dy, sq.course_deg,
