@@ -35,10 +35,9 @@ import plotly.colors
 import plotly.graph_objects as go
 import xarray as xr
 from plotly.subplots import make_subplots
-from scipy import stats
 
 from campaign.batch.bundle import KEPT, changed_on_disk
-from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile
+from campaign.batch.estimate import Estimate, t_interval, wilson
 from campaign.batch.measures import BY_NAME, COST_MEASURES, COUNT, FLAG, MEASURE_NAMES, SHIP_MEASURES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
@@ -66,37 +65,6 @@ WHISKERS = (5, 95)  # the percentiles a box's whiskers reach
 HTML_FILE = "analysis.html"
 JSON_FILE = "analysis.json"
 SENSITIVITY_FILE = "sensitivity.json"  # with a design: each PRCC (campaign/batch/sensitivity.py)
-
-
-def _z(confidence: float = CONFIDENCE) -> float:
-    return normal_quantile(confidence)
-
-
-def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
-    """A proportion ``successes``/``n`` with its Wilson score interval."""
-    if n == 0:
-        return Estimate(0, math.nan, math.nan, math.nan)
-    z = _z(confidence)
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return Estimate(n, p, max(0.0, centre - half), min(1.0, centre + half))
-
-
-def t_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
-    """The mean of the finite ``values`` with Student's t interval (a single value: no interval)."""
-    x = np.asarray(values, dtype=np.float64)
-    x = x[np.isfinite(x)]
-    n = int(x.size)
-    if n == 0:
-        return Estimate(0, math.nan, math.nan, math.nan)
-    mean = float(x.mean())
-    if n == 1:
-        return Estimate(1, mean, math.nan, math.nan)
-    sd = float(x.std(ddof=1))
-    half = float(stats.t.ppf(0.5 + confidence / 2.0, n - 1)) * sd / math.sqrt(n) if sd > 0 else 0.0
-    return Estimate(n, mean, mean - half, mean + half)
 
 
 def estimate(values: np.ndarray, kind: str) -> Estimate:

@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from campaign.batch.analyse import analyse, paired_difference, summarise, t_interval, wilson
+from campaign.batch.analyse import analyse, paired_difference, summarise
+from campaign.batch.estimate import t_interval, wilson
 from campaign.batch.store import open_results
 
 
