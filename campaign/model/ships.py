@@ -242,15 +242,26 @@ class TorpedoTubes:
     mounts: tuple[TubeMount, ...] = ()
 
 
+ARMOUR_PARTS = ("belt", "deck", "turrets", "barbettes", "conning_tower")
+"""The parts ``armour_mm`` gives, in file order."""
+
+
 @dataclass(frozen=True)
 class Armour:
-    """Maximum armour thickness in mm of each part; ``None`` where the part is absent or unknown."""
+    """Maximum armour thickness in mm of each part (``data/ships.yaml`` header, ARMOUR): a figure from a
+    source; ``0`` where the part is not armoured or not fitted (a cited fact, e.g. guns in shielded
+    mounts: no turrets); ``None`` where it is not known. Unknown is never read as none: a battle
+    refuses a ship with an unknown part (:func:`require_known_armour`)."""
 
     belt: float | None = None
     deck: float | None = None
     turrets: float | None = None
     barbettes: float | None = None
     conning_tower: float | None = None
+
+    def unknown_parts(self) -> tuple[str, ...]:
+        """The parts whose thickness is not known (``None``), in ``ARMOUR_PARTS`` order."""
+        return tuple(p for p in ARMOUR_PARTS if getattr(self, p) is None)
 
 
 @dataclass(frozen=True)
@@ -509,6 +520,26 @@ class _Entry(_Strict):
 
 class ShipDataError(ValueError):
     """A ships data file is malformed; the message names the file, the entry and the field."""
+
+
+class UnknownArmourError(ValueError):
+    """A ship whose armour is not fully known was sent into battle; the message names each ship and
+    the parts unknown."""
+
+
+def require_known_armour(ships: Iterable[Ship]) -> None:
+    """Refuse ships with any armour part unknown (``None``) before they fight.
+
+    The engines read a missing thickness as no armour (Jane: a 3-pounder's deck hit would count as a
+    sinking penetration, any conning-tower hit would stop the steering), so an unknown part is a silent
+    guess; the loader accepts it (a collier's may be unknown) but a battle may not. Raises
+    :class:`UnknownArmourError` naming every such ship and its unknown parts.
+    """
+    faults = [f"{s.name} ({', '.join(parts)})" for s in ships if (parts := s.armour.unknown_parts())]
+    if faults:
+        raise UnknownArmourError(
+            f"armour unknown for {'; '.join(faults)}: a ship enters battle only with every armour_mm part "
+            "known - give the figure with its source, or 0 with the source that shows the part absent")
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from campaign.model.ships import Ship
+from campaign.model.ships import Ship, require_known_armour
 
 LIGHTS = ("day", "twilight", "moonlit", "dark")
 # The world's light states (campaign.world.light.STATES: from the sun and moon) in the rules' words: its
@@ -115,6 +115,10 @@ class BattleSetup:
     combatants: tuple[Combatant, ...]
     setting: Setting
     intents: Mapping[str, str]
+
+    def __post_init__(self) -> None:
+        # Every engine starts here: a part of unknown armour would be read as none (never a silent guess).
+        require_known_armour(c.ship for c in self.combatants)
 
     def sides(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.side for c in self.combatants))
