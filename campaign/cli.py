@@ -112,13 +112,15 @@ def _parser() -> argparse.ArgumentParser:
         description="Fight the battle a duel file sets up. Once (--runs 1): print its account and write "
                     "events.jsonl (its records, in a run's schema: engagement_start, the fire, hits and "
                     "the rest, engagement_end, battle_track) and battle.html (the zoomed replay) into --out. "
-                    "Many times: print each engine's outcomes (ships sunk, damage, duration, who broke off) "
-                    "and write duel.json.")
+                    "Many times: print each engine's outcomes (ships sunk, damage, hits, duration, who "
+                    "broke off, how it ended), each with its 95 % interval, and write duel.json.")
     d.add_argument("duel", type=Path, help="duel file (YAML), e.g. scenarios/duels/gloucester_vs_breslau.yaml")
     d.add_argument("--engine", choices=ENGINE_CHOICES + ("all",), default=None,
                    help="tactical engine (default: the file's); 'all' fights it under every engine")
     d.add_argument("--runs", type=int, default=1, help="how many times to fight it (seeds SEED..SEED+RUNS-1)")
     d.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    d.add_argument("--workers", type=int, default=1,
+                   help="processes to fight the runs on (default 1); the figures do not depend on it")
     d.add_argument("--out", type=Path, default=None, help="output folder (default: outputs/duels/<name>/)")
     _batch_parsers(sub)
     return p
@@ -449,6 +451,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
         raise BadInput(f"--runs: must be 1 or more, not {args.runs}")
     if args.seed < 0:
         raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
+    if args.workers < 1:
+        raise BadInput(f"--workers: must be 1 or more, not {args.workers}")
     duel = load_duel(args.duel)
     out = args.out or Path("outputs") / "duels" / duel.name
     if out.exists() and not out.is_dir():
@@ -457,7 +461,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     if args.runs == 1 and len(engines) == 1:
         text, written = write_duel_once(duel, engines[0], args.seed, out)
     else:
-        text, written = write_duel_statistics(duel, engines, args.runs, args.seed, out)
+        text, written = write_duel_statistics(duel, engines, args.runs, args.seed, out, args.workers)
     print(text)
     for path in written:
         print(f"  wrote {path}")

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from campaign.batch.estimate import Estimate
 from campaign.output.files import write_all, write_json, write_jsonl
 from campaign.tactics.battle import BattleOutcome
-from campaign.tactics.duel import Duel, duel_statistics
+from campaign.tactics.duel import Duel
+from campaign.tactics.duel_odds import DuelStatistics, duel_statistics
 from campaign.tactics.duel_records import fight_duel_records
 from campaign.tactics.kinematics import YD_PER_NM
 
@@ -55,33 +58,50 @@ def write_duel_once(duel: Duel, engine: str, seed: int, out_dir: Path) -> tuple[
     return account(duel, out), written
 
 
-def statistics_table(duel: Duel, stats: Sequence) -> str:
-    """Each engine's outcomes side by side."""
-    ships = list(stats[0].sunk_fraction)
-    sides = list(stats[0].side_losses)
-    head = f"{'':<28}" + "".join(f"{s.engine:>12}" for s in stats)
-    lines = [f"{duel.title}: {stats[0].runs} runs per engine", head]
-    for name in ships:
-        lines.append(f"{'P(' + name + ' sunk)':<28}" + "".join(f"{s.sunk_fraction[name]:>12.2f}" for s in stats))
-    for name in ships:
-        lines.append(f"{'mean damage ' + name:<28}" + "".join(f"{s.mean_damage[name]:>12.2f}" for s in stats))
-    for side in sides:
-        lines.append(f"{'ships sunk, ' + side:<28}" + "".join(f"{s.side_losses[side]:>12.2f}" for s in stats))
-    for side in sides:
-        lines.append(f"{'broke off, ' + side:<28}" + "".join(f"{s.broke_off[side] / s.runs:>12.2f}" for s in stats))
-    lines.append(f"{'duration, median min':<28}" + "".join(f"{s.duration_quartiles_min[1]:>12.1f}" for s in stats))
-    reasons = sorted({r for s in stats for r in s.reasons})
-    for r in reasons:
-        lines.append(f"{'ended: ' + r:<28}" + "".join(f"{s.reasons.get(r, 0) / s.runs:>12.2f}" for s in stats))
+def _cell(e: Estimate, digits: int = 2) -> str:
+    """``value [low, high]``; a figure without an interval (one run, or none varied) stands alone."""
+    if math.isnan(e.value):
+        return "-"
+    if math.isnan(e.low) or math.isnan(e.high):
+        return f"{e.value:.{digits}f}"
+    return f"{e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"
+
+
+def statistics_rows(stats: Sequence[DuelStatistics]) -> list[tuple[str, list[str]]]:
+    """Each row's label and its cell per engine: every figure with its 95 % interval."""
+    ships, sides = list(stats[0].sunk), list(stats[0].side_losses)
+    rows: list[tuple[str, list[str]]] = []
+    rows += [(f"P({n} sunk)", [_cell(s.sunk[n]) for s in stats]) for n in ships]
+    rows += [(f"mean damage {n}", [_cell(s.damage[n]) for s in stats]) for n in ships]
+    rows += [(f"ships sunk, {d}", [_cell(s.side_losses[d]) for s in stats]) for d in sides]
+    rows += [(f"broke off, {d}", [_cell(s.broke_off[d]) for s in stats]) for d in sides]
+    rows += [(f"hits scored, {d}", [_cell(s.hits[d], 1) for s in stats]) for d in sides]
+    if any(s.rounds[d].value > 0 for s in stats for d in sides):
+        rows += [(f"rounds fired, {d}", [_cell(s.rounds[d], 0) for s in stats]) for d in sides]
+    rows.append(("duration, median min", [_cell(s.duration_min, 0) for s in stats]))
+    none = Estimate(0, 0.0, math.nan, math.nan)
+    for r in sorted({r for s in stats for r in s.reasons}):
+        rows.append((f"ended: {r}", [_cell(s.reasons.get(r, none)) for s in stats]))
+    return rows
+
+
+def statistics_table(duel: Duel, stats: Sequence[DuelStatistics]) -> str:
+    """Each engine's outcomes side by side, each with its 95 % interval in brackets."""
+    rows = statistics_rows(stats)
+    width = max(len(c) for _, cells in rows for c in cells) + 2
+    lines = [f"{duel.title}: {stats[0].runs} runs per engine (95 % intervals in brackets)",
+             f"{'':<28}" + "".join(f"{s.engine:>{width}}" for s in stats)]
+    lines += [f"{label:<28}" + "".join(f"{c:>{width}}" for c in cells) for label, cells in rows]
     return "\n".join(lines)
 
 
 def write_duel_statistics(duel: Duel, engines: Sequence[str], runs: int, seed: int,
-                          out_dir: Path) -> tuple[str, list[Path]]:
-    """Fight ``runs`` times under each engine; write duel.json; return the side-by-side table."""
+                          out_dir: Path, workers: int = 1) -> tuple[str, list[Path]]:
+    """Fight ``runs`` times under each engine (on ``workers`` processes); write duel.json; return the
+    side-by-side table."""
     from rich.progress import track
 
-    stats = [duel_statistics(duel, e, runs, seed)
+    stats = [duel_statistics(duel, e, runs, seed, workers)
              for e in track(engines, description=f"{duel.name}: {runs} runs per engine", transient=True)]
     doc = {"duel": duel.name, "title": duel.title, "runs": runs, "first_seed": seed,
            "range_yd": duel.range_yd, "range_nm": round(duel.range_yd / YD_PER_NM, 2),

@@ -4,7 +4,7 @@ A duel file (``scenarios/duels/*.yaml``) names the ships of each side, where and
 comes from the real sun and moon there and then, and changes as the fight goes on), the sea and the
 visibility, the range and bearing between the leading ships, their courses, speeds and intents. It is
 checked like a scenario file: every fault names the file and the field, and the command exits with status
-2. ``fight_duel`` fights it once; ``duel_statistics`` fights it over many seeds and sums up the outcomes;
+2. ``fight_duel`` fights it once; ``campaign.tactics.duel_odds`` fights it over many seeds and sums up;
 ``campaign.tactics.duel_records`` writes one fight as the campaign's battle records.
 """
 
@@ -55,6 +55,16 @@ class DuelWeather(_Strict):
     visibility_nm: float = Field(default=10.0, gt=0)
 
 
+class DuelRecord(_Strict):
+    """What happened, or what was judged of a fight that never happened, to set the odds beside."""
+
+    kind: Literal["fought", "judged"]  # the battle happened; or contemporaries judged how it would go
+    text: str = Field(min_length=1)
+    source: str = Field(min_length=1)
+    favoured: str | None = None  # the side the record or the judgement favours; null: neither
+    sunk: list[str] | None = None  # the ships the record has sunk (or the judgement expected); null: it says not
+
+
 class DuelModel(_Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     title: str = ""
@@ -66,6 +76,7 @@ class DuelModel(_Strict):
     range_yd: float = Field(gt=0)
     sides: list[DuelSide] = Field(min_length=2, max_length=2)
     history: str = ""
+    record: DuelRecord | None = None
     sources: list[str] = []
 
 
@@ -85,6 +96,7 @@ class Duel:
     sides: tuple[DuelSide, ...]
     history: str
     path: Path | None = None
+    record: DuelRecord | None = None
 
 
 def load_duel(path: str | Path) -> Duel:
@@ -114,10 +126,17 @@ def load_duel(path: str | Path) -> Duel:
         faults.append(Fault("where", f"{m.where.lat:.4f},{m.where.lon:.4f} is on land"))
     if m.sides[0].name == m.sides[1].name:
         faults.append(Fault("sides[1].name", "the two sides need different names"))
+    if m.record is not None and m.record.favoured not in (None, m.sides[0].name, m.sides[1].name):
+        faults.append(Fault("record.favoured", f"'{m.record.favoured}' is not a side of the duel "
+                                               f"({m.sides[0].name} or {m.sides[1].name}), nor null"))
+    in_duel = {n for side in m.sides for n in side.ships}
+    for k, name in enumerate((m.record.sunk or []) if m.record is not None else []):
+        if name not in in_duel:
+            faults.append(Fault(f"record.sunk[{k}]", f"'{name}' is not a ship of the duel"))
     if faults:
         raise ScenarioError(path, faults)
     return Duel(m.name, m.title, m.engine, when, m.where.lat, m.where.lon, m.weather.sea_state,
-                m.weather.visibility_nm, m.range_yd, tuple(m.sides), m.history, path)
+                m.weather.visibility_nm, m.range_yd, tuple(m.sides), m.history, path, m.record)
 
 
 def duel_setup(duel: Duel, engine: str) -> tuple[BattleSetup, dict[str, float]]:
@@ -186,53 +205,3 @@ def fight_duel_written(duel: Duel, engine: str | None = None, seed: int = 0
     (``campaign.tactics.battle_records.fight_written``): what its records need."""
     eng, setup, rng, kw = _battle(duel, engine or duel.engine, seed)
     return fight_written(eng, setup, rng, **kw)
-
-
-@dataclass(frozen=True)
-class DuelStatistics:
-    """Outcomes of one duel over many seeds under one engine."""
-
-    engine: str
-    runs: int
-    sunk_fraction: dict[str, float]  # ship -> fraction of runs she was sunk
-    mean_damage: dict[str, float]  # ship -> mean damage fraction
-    mean_duration_min: float
-    duration_quartiles_min: tuple[float, float, float]
-    reasons: dict[str, int]
-    broke_off: dict[str, int]  # side -> runs in which it broke off
-    side_losses: dict[str, float]  # side -> mean ships sunk
-
-    def as_dict(self) -> dict:
-        return {"engine": self.engine, "runs": self.runs, "sunk_fraction": self.sunk_fraction,
-                "mean_damage": self.mean_damage, "mean_duration_min": self.mean_duration_min,
-                "duration_quartiles_min": list(self.duration_quartiles_min), "reasons": self.reasons,
-                "broke_off": self.broke_off, "mean_ships_sunk": self.side_losses}
-
-
-def duel_statistics(duel: Duel, engine: str, runs: int, seed: int = 0) -> DuelStatistics:
-    """Fight the duel ``runs`` times (seeds ``seed`` .. ``seed + runs - 1``) and sum up."""
-    ships = [n for s in duel.sides for n in s.ships]
-    names = {n: find_ship(n).name for n in ships}
-    side_of = {names[n]: s.name for s in duel.sides for n in s.ships}
-    sunk = dict.fromkeys(names.values(), 0)
-    damage = dict.fromkeys(names.values(), 0.0)
-    reasons: dict[str, int] = {}
-    broke: dict[str, int] = {s.name: 0 for s in duel.sides}
-    losses: dict[str, int] = {s.name: 0 for s in duel.sides}
-    durations = []
-    for r in range(runs):
-        out = fight_duel(duel, engine, seed + r, keep_frames=False)
-        durations.append(out.duration_s / 60.0)
-        reasons[out.reason] = reasons.get(out.reason, 0) + 1
-        for side in out.broke_off:
-            broke[side] += 1
-        for name, c in out.conditions.items():
-            damage[name] += c.damage
-            if c.sunk:
-                sunk[name] += 1
-                losses[side_of[name]] += 1
-    q = np.percentile(durations, [25, 50, 75]) if durations else (0, 0, 0)
-    return DuelStatistics(engine, runs, {k: v / runs for k, v in sunk.items()},
-                          {k: round(v / runs, 3) for k, v in damage.items()},
-                          round(float(np.mean(durations)), 1), tuple(round(float(x), 1) for x in q),
-                          reasons, broke, {k: v / runs for k, v in losses.items()})

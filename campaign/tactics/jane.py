@@ -26,9 +26,9 @@ the watch still keeps her off other hulls). An admiral whose flagship sinks unde
 likewise. ``command`` tells the helm how signals go under these rules.
 
 Views. ``fighting_value`` is the weight of fire per move (lb) of her working guns that bear on the
-broadside, times the fraction of her sinking number left; ``gun_range_yd`` the reach of her longest
-working gun class (``guns.max_range_yd`` in the data file, never beyond the hit table's last row,
-16,000 yd); ``speed_kn`` is negative while she goes astern (the seed's astern moves). Targets are
+broadside, times the fraction of her sinking number left; ``gun_range_yd`` the reach of her longest-ranged
+working gun (its mounting's range at its 1914 elevation, ``data/guns.yaml``; the hit table runs beyond
+every reach); ``speed_kn`` is negative while she goes astern (the seed's astern moves). Targets are
 chosen per gun group (``jane_fire``); ``Condition`` is mapped in and out as ``jane_ship`` describes.
 
 Public API: ``JaneEngine`` (``name = "jane"``, ``begin(setup, rng) -> JaneBattle``), ``JaneBattle``

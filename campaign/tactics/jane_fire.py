@@ -7,7 +7,8 @@ its torpedo is scored cannot score it"). Damage takes effect at once: "a disable
 fire".
 
 Target choice: the seed leaves it to the players ("For each big gun separate shots may be made", l.25).
-STAND-IN: each gun group fires at the nearest enemy in sight that is within its class's reach, on whose
+STAND-IN: each gun group fires at the nearest enemy in sight that is within its mounting's reach
+(``campaign.model.guns``; the light quick-firers never at an armoured ship, data file ``guns``), on whose
 bearing some of its barrels bear, and whom no consort masks (``masked_by_consort``); each torpedo, from a loaded tube whose arc bears
 (``campaign.tactics.tubes``), at the nearest such enemy within the table's range.
 
@@ -533,7 +534,7 @@ def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup, hostiles: list[
     """The nearest enemy afloat within reach on whose bearing some of the group's ready barrels bear
     (the first in ``ctx.ships`` of those equally near), as her ``hostiles_by_range`` entry, with the
     number of them; ``hostiles`` and ``visibility_yd`` the firer's entries and the setting's, if the
-    caller has them."""
+    caller has them. A light quick-firer passes over armoured ships (``GunGroup.spares_armoured``)."""
     if hostiles is None:
         hostiles = ctx.hostiles_by_range(firer)
     if visibility_yd is None:
@@ -543,7 +544,7 @@ def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup, hostiles: list[
     for entry in hostiles:
         if entry[RANGE_SLOT] > reach_yd:
             return None
-        if not entry[ENEMY_SLOT].afloat:
+        if not entry[ENEMY_SLOT].afloat or (g.spares_armoured and entry[ENEMY_SLOT].armoured):
             continue
         if ready < 0:
             count = g.gun.count
@@ -598,6 +599,9 @@ def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], bar
                 target = between
                 sight = ctx.sight(firer, between)
             break
+    if g.spares_armoured and target.armoured:
+        g.next_fire_move = ctx.move + g.interval_moves
+        return  # light quick-firers' shells diverted onto an armoured ship do nothing (data file ``guns``)
     aim = sight.aim or ctx.aim(firer, target, sight)[1]
     true_range = sight.range_yd
     projectile = choose_projectile(rules, g.cls, target, true_range)

@@ -219,6 +219,18 @@ def target_class_of(rules: JaneRules, ship: Ship) -> str:
     raise KeyError(f"no target class in the Jane rules for ship type {ship.type!r} ({ship.name})")
 
 
+def is_armoured(rules: JaneRules, ship: Ship) -> bool:
+    """Whether she is an armoured ship, at which the light quick-firers do not fire: one of the 1905
+    rules' armoured types (seed 002 l.35) or belted with at least ``armoured_min_belt_mm`` (data file)."""
+    return ship.type in rules.armoured_types or (ship.armour.belt or 0.0) >= rules.armoured_min_belt_mm
+
+
+def spares_armoured(rules: JaneRules, cls: str) -> bool:
+    """Whether a gun of Jane's class ``cls`` holds its fire at armoured ships (the light quick-firers of
+    the anti-torpedo-boat battery: the data file's ``guns.spare_armoured_classes``)."""
+    return cls in rules.spare_armoured_classes
+
+
 def range_shift_yd(rules: JaneRules, *, target_speed_kn: float, target_engine_turning: bool,
                    relative_speed_kn: float, light: str, sea_state: int) -> float:
     """Yards added to the range to choose the target (seed 004 l.35, l.37, l.91): 1,000 nearer for a

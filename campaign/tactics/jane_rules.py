@@ -84,7 +84,9 @@ class JaneRules:
     # guns
     class_min_mm: Mapping[str, float]
     big_gun_classes: tuple[str, ...]
-    max_range_yd: Mapping[str, float]
+    spare_armoured_classes: tuple[str, ...]
+    armoured_types: frozenset[str]
+    armoured_min_belt_mm: float
     slow_natures_mm: Mapping[str, tuple[float, float]]
     slow_interval_moves: int
     qf_strikes_per_move: Mapping[str, int]
@@ -164,8 +166,9 @@ class JaneRules:
         return self.move_s
 
     @property
-    def gun_range_yd(self) -> float:
-        """The longest range in the hit table (the eyes-shut rows run furthest)."""
+    def hit_table_max_yd(self) -> float:
+        """The longest range in the hit table (the eyes-shut rows run furthest); a gun's reach is its
+        mounting's (``campaign.model.guns``), and the table runs beyond every reach."""
         return self.eyes_shut.range_yd[-1]
 
 
@@ -237,7 +240,9 @@ def parse_rules(raw: Mapping[str, Any], file: Path = RULES_FILE) -> JaneRules:
             tactical_diameter_lengths=float(g("turning.tactical_diameter_lengths")),
             class_min_mm=MappingProxyType(gun_classes),
             big_gun_classes=tuple(g("guns.big_gun_classes")),
-            max_range_yd=MappingProxyType({k: float(v) for k, v in g("guns.max_range_yd").items()}),
+            spare_armoured_classes=tuple(g("guns.spare_armoured_classes")),
+            armoured_types=frozenset(g("guns.armoured_types")),
+            armoured_min_belt_mm=float(g("guns.armoured_min_belt_mm")),
             slow_natures_mm=MappingProxyType({k: (float(v[0]), float(v[1]))
                                               for k, v in g("rate.slow_natures_mm").items()}),
             slow_interval_moves=int(g("rate.slow_interval_moves")),
@@ -311,9 +316,12 @@ def parse_rules(raw: Mapping[str, Any], file: Path = RULES_FILE) -> JaneRules:
     if list(rules.class_min_mm.values()) != sorted(rules.class_min_mm.values(), reverse=True):
         raise RulesError(f"{file}: guns.class_min_mm must run from the heaviest class down")
     for cls in rules.class_min_mm:
-        per_class = (rules.shot_grade, rules.qf_strikes_per_move, rules.max_range_yd)
+        per_class = (rules.shot_grade, rules.qf_strikes_per_move)
         if not all(cls in table for table in per_class):
-            raise RulesError(f"{file}: gun class {cls} needs shot_grade, qf_strikes_per_move, max_range_yd")
+            raise RulesError(f"{file}: gun class {cls} needs shot_grade and qf_strikes_per_move")
+    unknown = set(rules.spare_armoured_classes) - set(rules.class_min_mm)
+    if unknown:
+        raise RulesError(f"{file}: guns.spare_armoured_classes: {sorted(unknown)} are not gun classes")
     if rules.anchor_class not in rules.target_classes:
         raise RulesError(f"{file}: hit.anchor.target_class {rules.anchor_class!r} is not a target class")
     return rules

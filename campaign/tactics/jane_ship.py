@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from campaign.model.guns import reach_yd
 from campaign.model.ships import Gun, Ship
 from campaign.tactics.armament import (
     HALF_TURN_DEG,
@@ -34,9 +35,11 @@ from campaign.tactics.jane_rulebook import (
     armour_grade,
     fire_interval_moves,
     gun_class,
+    is_armoured,
     is_quick_firing,
     shell_weight_lb,
     sinking_number,
+    spares_armoured,
     squares_per_turn,
     strikes_per_move,
     target_class_of,
@@ -85,6 +88,9 @@ class GunGroup:
     shell_lb: float
     barrels_by_sector: tuple[int, int, int, int]
     next_fire_move: int = 0
+    #: A light quick-firer of the anti-torpedo-boat battery: it holds its fire at armoured ships
+    #: (``jane_rulebook.spares_armoured``).
+    spares_armoured: bool = False
 
     @property
     def count(self) -> int:
@@ -173,6 +179,8 @@ class ShipState:
     engine_turning: bool = False
     last_order: HelmOrder | None = None
     flagship: bool = False
+    #: An armoured ship (``jane_rulebook.is_armoured``): the light quick-firers hold their fire at her.
+    armoured: bool = False
     #: Times the working barrels of her mounts have changed (``disable_mount``, ``from_combatant``).
     armament_changes: int = 0
     # Derived from ``combatant`` (which she keeps) and ``groups`` (whose mounts never change, only their
@@ -244,10 +252,11 @@ def _group(rules: JaneRules, ship: Ship, gun: Gun, main_calibre_mm: float) -> Gu
     return GunGroup(gun=gun, cls=cls, quick_firing=quick_firing,
                     interval_moves=fire_interval_moves(rules, gun), strikes=strikes_per_move(rules, gun),
                     turret=turret, casemate=casemate, grade=grade,
-                    max_range_yd=min(rules.max_range_yd[cls], rules.gun_range_yd),
+                    max_range_yd=reach_yd(gun),
                     broadside=barrels_bearing(gun, BEAM_DEG), mounts=_mounts(gun),
                     big_gun=is_big_gun(rules, cls, quick_firing),
-                    shell_lb=shell_weight_lb(rules, gun.calibre_mm), barrels_by_sector=barrels_by_sector(gun))
+                    shell_lb=shell_weight_lb(rules, gun.calibre_mm), barrels_by_sector=barrels_by_sector(gun),
+                    spares_armoured=spares_armoured(rules, cls))
 
 
 def is_big_gun(rules: JaneRules, cls: str, quick_firing: bool) -> bool:
@@ -328,6 +337,7 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
         tubes_total=tubes_total, tubes_fired=tubes_fired, above_water_loaded=tubes.loaded_above_water(),
         tubes=tubes,
         flagship=c.flagship, waterlogged_before=cond.waterlogged, torpedo_hits=int(cond.waterlogged),
+        armoured=is_armoured(rules, ship),
         helm_squares_per_turn=squares_per_turn(rules, ship.length_m),
     )
     st.penetrations = max(0.0, cond.damage) * st.sinking_number

@@ -210,7 +210,7 @@ class Nwc1905Battle:
                 name=s.c.name, side=s.c.side, unit=s.c.unit, x_yd=s.x, y_yd=s.y, course_deg=s.course,
                 speed_kn=s.speed, max_speed_kn=self._limit_kn(s), afloat=s.afloat,
                 can_fire=armed and self._offensive(s) > 0.0,
-                gun_range_yd=self.rules.gun_range_yd if armed else 0.0,
+                gun_range_yd=min(self.rules.gun_range_yd, s.battery.longest_reach_yd) if armed else 0.0,
                 fighting_value=self._fighting_value(s)))
         return out
 
@@ -322,7 +322,7 @@ class Nwc1905Battle:
                 r = math.hypot(e.x - s.x, e.y - s.y)
                 if r > self.rules.gun_range_yd or r > setting.visibility_yd:
                     continue
-                weight, guns = s.battery.at(_relative_bearing_deg(s, e))
+                weight, guns = s.battery.at(_relative_bearing_deg(s, e), r)  # the guns that reach her
                 if weight <= 0.0:
                     continue
                 key = (self.rules.prefer_own_type and e.kind != s.kind, r)

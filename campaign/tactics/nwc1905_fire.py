@@ -4,16 +4,20 @@ Gunfire in the 1905 rules is deterministic (seed 002 l.39): a ship scores, each 
 fire-effect curve gives at the range for a first-class battleship's broadside (l.43-45), weighed by
 her battery or her type (``fire.basis`` in ``data/tactics/nwc1905.yaml``), halved when she turned
 through more than 8 points in the move (l.21), halved at 30 % and quartered at 60 % of her fighting
-endurance received (l.71-73), and never over an intervening ship (l.85). Torpedoes hit by one die
-against their zone of chance (l.51) and do 500 points and take all speed (l.53).
+endurance received (l.71-73), and never over an intervening ship (l.85). A gun counts only within its own
+reach (its mounting's range at its 1914 elevation, ``data/guns.yaml``): the curve stops at 8,450 yards,
+short of every heavy gun's reach, but not of every light gun's. Torpedoes hit by one die against their
+zone of chance (l.51) and do 500 points and take all speed (l.53).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from campaign.model.guns import reach_yd
 from campaign.model.ships import Gun, Ship
 from campaign.tactics.armament import (
     BEAM_DEG,
@@ -81,13 +85,19 @@ def is_end_on(rules: Nwc1905Rules, rel_bearing_deg: float) -> bool:
     return rel < rules.end_on_arc_deg or rel > 180.0 - rules.end_on_arc_deg
 
 
-def fire_weight(rules: Nwc1905Rules, ship: Ship, rel_bearing_deg: float) -> float:
-    """Her fire at a target ``rel_bearing_deg`` off her bow, in first-class battleship broadsides,
-    before damage and turning. Basis "battery": the guns bearing (``armament.guns_bearing``) in 8-inch
-    guns over the reference broadside's. Basis "type": her type's fraction (cruisers divided by two or
-    four, seed 002 l.47), halved end-on ("broadside battery is twice end-on", l.47), nothing if no gun
-    that counts bears."""
-    bearing = guns_bearing(ship, rel_bearing_deg)
+def guns_in_reach(ship: Ship, rel_bearing_deg: float, rng_yd: float = 0.0) -> list[tuple[Gun, int]]:
+    """``armament.guns_bearing`` less the groups whose reach (``campaign.model.guns``) falls short of
+    ``rng_yd``: a gun never fires beyond its own reach."""
+    return [(g, n) for g, n in guns_bearing(ship, rel_bearing_deg) if reach_yd(g) >= rng_yd]
+
+
+def fire_weight(rules: Nwc1905Rules, ship: Ship, rel_bearing_deg: float, rng_yd: float = 0.0) -> float:
+    """Her fire at a target ``rel_bearing_deg`` off her bow and ``rng_yd`` away, in first-class
+    battleship broadsides, before damage and turning. Basis "battery": the guns bearing that reach so far
+    (``guns_in_reach``) in 8-inch guns over the reference broadside's. Basis "type": her type's fraction
+    (cruisers divided by two or four, seed 002 l.47), halved end-on ("broadside battery is twice end-on",
+    l.47), nothing if no gun that counts bears and reaches."""
+    bearing = guns_in_reach(ship, rel_bearing_deg, rng_yd)
     guns = value_8in(rules, bearing)
     if rules.fire_basis == "battery":
         return guns / reference_broadside_8in(rules)
@@ -120,28 +130,38 @@ def bearing_sector(rules: Nwc1905Rules, arcs: ArcRules, rel_bearing_deg: float) 
 
 
 class Battery:
-    """One ship's fire by bearing sector (``bearing_sector``): her ``fire_weight`` and the value in
-    8-inch guns of the guns bearing, each worked out the first time a target lies in the sector. Her
-    guns and their arcs never change in a battle, and a battle asks this of every pair of ships every
+    """One ship's fire by bearing sector (``bearing_sector``) and reach band (how many of her guns'
+    distinct reaches the range exceeds): her ``fire_weight`` and the value in 8-inch guns of the guns
+    bearing and reaching, each worked out the first time a target lies in the sector and band. Her guns,
+    their arcs and reaches never change in a battle, and a battle asks this of every pair of ships every
     move."""
 
-    __slots__ = ("_by_sector", "arcs", "broadside_weight", "rules", "ship")
+    __slots__ = ("_by_sector", "_reaches", "arcs", "broadside_weight", "rules", "ship")
 
     def __init__(self, rules: Nwc1905Rules, ship: Ship) -> None:
         self.rules = rules
         self.ship = ship
         self.arcs = load_arcs()
-        self._by_sector: dict[tuple[int, bool], tuple[float, float]] = {}
+        self._reaches = sorted({reach_yd(g) for g in ship.guns})
+        self._by_sector: dict[tuple[int, bool, int], tuple[float, float]] = {}
         self.broadside_weight = self.at(BEAM_DEG)[0]
 
-    def at(self, rel_bearing_deg: float) -> tuple[float, float]:
-        """(``fire_weight``, value in 8-inch guns of the guns bearing) at ``rel_bearing_deg`` off the bow."""
-        key = bearing_sector(self.rules, self.arcs, rel_bearing_deg)
+    def at(self, rel_bearing_deg: float, rng_yd: float = 0.0) -> tuple[float, float]:
+        """(``fire_weight``, value in 8-inch guns of the guns bearing and reaching) at a target
+        ``rel_bearing_deg`` off the bow and ``rng_yd`` away."""
+        band = bisect.bisect_left(self._reaches, rng_yd)  # reaches short of the range
+        key = (*bearing_sector(self.rules, self.arcs, rel_bearing_deg), band)
         found = self._by_sector.get(key)
         if found is None:
-            found = self._by_sector[key] = (fire_weight(self.rules, self.ship, rel_bearing_deg),
-                                            value_8in(self.rules, guns_bearing(self.ship, rel_bearing_deg)))
+            found = self._by_sector[key] = (
+                fire_weight(self.rules, self.ship, rel_bearing_deg, rng_yd),
+                value_8in(self.rules, guns_in_reach(self.ship, rel_bearing_deg, rng_yd)))
         return found
+
+    @property
+    def longest_reach_yd(self) -> float:
+        """The reach of her longest-ranged gun (yd), 0 without guns."""
+        return self._reaches[-1] if self._reaches else 0.0
 
 
 def offensive_factor(rules: Nwc1905Rules, damage_fraction: float) -> float:

@@ -14,11 +14,13 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from campaign.model.guns import longest_reach_yd, reach_yd
 from campaign.model.ships import find_ship
 from campaign.tactics.armament import barrels_bearing
 from campaign.tactics.battle import BattleRun
 from campaign.tactics.engines import get_engine
 from campaign.tactics.helm import default_helm_rules
+from campaign.tactics.jane_rulebook import is_armoured, spares_armoured
 from campaign.tactics.jane_rules import load_rules as load_jane_rules
 from campaign.tactics.nwc1905_rules import load_rules as load_nwc_rules
 from campaign.tactics.protocol import BattleSetup, Combatant, Setting
@@ -165,11 +167,13 @@ def _check_physics(engine: str, run: BattleRun, setup: BattleSetup) -> None:
         setting = run.setting_at(e.t_s)
         assert r <= setting.visibility_yd + 1.0, (engine, e)
         if engine == "jane":
-            assert r <= min(jane.max_range_yd[e.data["gun_class"]], jane.gun_range_yd) + 1.0, e
             firer = frames[e.t_s][e.ship]
             target = frames[e.t_s][e.target]
             rel = abs((math.degrees(math.atan2(target[1] - firer[1], target[2] - firer[2])) - firer[3] + 180) % 360 - 180)
             gun = next(g for g in ships[e.ship].guns if g.label == e.data["gun"])
+            assert r <= reach_yd(gun) + 1.0, e  # no gun fires beyond its own reach (data/guns.yaml)
+            # the light quick-firers never strike an armoured ship
+            assert not (spares_armoured(jane, e.data["gun_class"]) and is_armoured(jane, ships[e.target])), e
             assert barrels_bearing(gun, rel) > 0, (e, rel)
             aimed = e.data["aimed_at"]
             if aimed != e.target:
@@ -177,7 +181,7 @@ def _check_physics(engine: str, run: BattleRun, setup: BattleSetup) -> None:
                 assert _in_line(firer[1], firer[2], _corners(fa[1], fa[2], fa[3], ships[aimed]),
                                 _corners(ft[1], ft[2], ft[3], ships[e.target])), e
         elif engine == "nwc1905":
-            assert r <= nwc.gun_range_yd + 1.0, e
+            assert r <= min(nwc.gun_range_yd, longest_reach_yd(ships[e.ship])) + 1.0, e
             assert side[e.ship] != side[e.target]
     # Own-side hits only come by the line of fire (checked above, on the fire that carried them).
     for e in run.events:

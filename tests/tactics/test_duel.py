@@ -11,7 +11,8 @@ import yaml
 
 from campaign.paths import ROOT
 from campaign.scenario.loader import ScenarioError
-from campaign.tactics.duel import duel_setup, duel_statistics, fight_duel, load_duel
+from campaign.tactics.duel import duel_setup, fight_duel, load_duel
+from campaign.tactics.duel_odds import duel_statistics
 from campaign.tactics.engines import engine_names
 from campaign.tactics.kinematics import range_yd
 
@@ -46,7 +47,8 @@ def test_a_duel_is_the_same_for_the_same_seed():
 
 
 def test_the_dawn_duel_starts_in_the_twilight_and_ends_in_daylight_light_from_the_sky():
-    # Civil dawn off Cape Matapan on 7 Aug 1914 was 03:11 UT, sunrise 03:36 (research/notes.md).
+    # Civil dawn off Cape Matapan on 7 Aug 1914 was 03:11 UT, sunrise 03:36 (PyEphem, sun's centre at
+    # -6 deg and at the horizon with refraction).
     from campaign.tactics.duel import duel_setting
 
     duel = load_duel(ROOT / "scenarios" / "duels" / "troubridge_vs_goeben_dawn.yaml")
@@ -69,9 +71,9 @@ def test_a_hopelessly_outgunned_side_loses_under_every_engine(tmp_path):
     for engine in engine_names():
         s = duel_statistics(duel, engine, runs=30, seed=0)
         # She is sunk or driven off far more often than Goeben is, and Goeben is never sunk.
-        assert s.sunk_fraction["Goeben"] == 0.0, engine
-        assert s.broke_off["Britain"] + s.sunk_fraction["Gloucester"] * 30 >= 25, (engine, s)
-        assert s.mean_damage["Gloucester"] > s.mean_damage["Goeben"], (engine, s)
+        assert s.sunk["Goeben"].value == 0.0, engine
+        assert (s.broke_off["Britain"].value + s.sunk["Gloucester"].value) * 30 >= 25, (engine, s)
+        assert s.damage["Gloucester"].value > s.damage["Goeben"].value, (engine, s)
 
 
 @pytest.mark.parametrize("change, field, words", [
