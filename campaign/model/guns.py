@@ -390,6 +390,12 @@ def longest_reach_yd(ship: Ship, table: GunTable | None = None) -> float:
     return max((reach_yd(g, table) for g in ship.guns), default=0.0)
 
 
+def reach_up_to_calibre_yd(ship: Ship, calibre_mm: float, table: GunTable | None = None) -> float:
+    """The longest reach (yd) of her guns of ``calibre_mm`` and below: her reach once her heavier guns are
+    out of action (an engine that tracks her guns by calibre, as the board engine's damage boxes do)."""
+    return max((reach_yd(g, table) for g in ship.guns if g.calibre_mm <= calibre_mm), default=0.0)
+
+
 def published_pair(g: GunData) -> tuple[float, float] | None:
     """(elevation deg, range yd) a source printed for the gun: its ``convert`` derivation's, or its own
     elevation and reach where these are not derived; ``None`` for a reach taken from another gun."""

@@ -20,6 +20,7 @@ from campaign.model.guns import (
     load_guns,
     longest_reach_yd,
     parse_guns,
+    reach_up_to_calibre_yd,
     reach_yd,
 )
 from campaign.model.ships import default_ships, find_ship
@@ -109,6 +110,8 @@ def test_lookup_by_aka_and_by_mounting():
     assert "Bouvet" in bouvet.designation and danton.heaviest_shell_kg == 435.5
     assert reach_yd(_gun("Goeben", "28 cm SK L/50")) == longest_reach_yd(find_ship("Goeben")) == 18410
     assert longest_reach_yd(find_ship("Lorelei")) == TABLE.find("5 cm SK L/40").max_range_yd
+    goeben = find_ship("Goeben")  # her reach with the 28 cm out of action: the 15 cm's
+    assert reach_up_to_calibre_yd(goeben, 150) == 16400 and reach_up_to_calibre_yd(goeben, 50) == 0.0
 
 
 def test_every_figure_cites_and_no_machine_path():
