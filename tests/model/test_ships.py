@@ -40,8 +40,10 @@ def test_goeben_curve_reproduces_the_class_endurance_figures(speed_kn: float, ra
     assert goeben.consumption.endurance_nm(3100, speed_kn) == pytest.approx(range_nm, rel=0.01)
 
 
-def test_goeben_daily_burn_matches_research_derivation() -> None:
-    # research ships.yaml derived_consumption: ~253 t/day at 14 kn, ~722 t/day at 23 kn.
+def test_goeben_daily_burn_matches_full_bunker_derivation() -> None:
+    # The whole 3,100 t bunker (D.W. Taylor via warshipsresearch.blogspot.com) burnt over each endurance run,
+    # 3,100 t x 24 h x v / R: ~253 t/day at 14 kn (4,120 nm, WP 'Moltke-class battlecruiser' infobox) and
+    # ~722 t/day at 23 kn (2,370 nm, sister Moltke, perceptiode.com/SMS_Moltke_(1910)).
     c = find_ship("Goeben").consumption
     assert c.t_per_day(14) == pytest.approx(253, rel=0.01)
     assert c.t_per_day(23) == pytest.approx(722, rel=0.01)

@@ -1,9 +1,9 @@
 """Tests of the replay (campaign/output/replay*.py), the GeoPackage export (gpkg.py) and the
 ``replay`` command (rebuild.py, cli.py), without a browser (test_replay_browser.py opens the pages).
 
-Sun times come from research/notes.md, Appendix A (PyEphem, computed for the dataset); sizes and
-frame counts from the issue: the full campaign's replay is at most 10 MB, with a frame every 30
-minutes and one at every record worth seeing.
+Sun times are computed with PyEphem 4.2.1 (standard refraction; the sun's centre at -6 deg for civil
+twilight; UT); sizes and frame counts from the issue: the full campaign's replay is at most 10 MB, with a
+frame every 30 minutes and one at every record worth seeing.
 
 Sightings, messages and pictures (issue 4) are checked on ``INTEL``, a morning off Sicily: Goeben and
 Breslau steam east past Gloucester, who reports to Milne aboard Inflexible at Malta, who passes the
@@ -399,7 +399,7 @@ def _crossing(lat: float, lon: float, t0: datetime, t1: datetime, alt_deg: float
 ])
 def test_night_ends_and_begins_at_civil_twilight(place: str, lat: float, lon: float, day: int, dawn: str,
                                                  dusk: str) -> None:
-    """research notes.md Appendix A: civil dawn and dusk (sun's centre at -6 deg), UT, to the minute."""
+    """Civil dawn and dusk computed with PyEphem (sun's centre at -6 deg), UT, to the minute."""
     midnight = datetime(1914, 8, day, tzinfo=UTC)
     got_dawn = _crossing(lat, lon, midnight + timedelta(hours=1), midnight + timedelta(hours=6), -6.0)
     got_dusk = _crossing(lat, lon, midnight + timedelta(hours=15), midnight + timedelta(hours=21), -6.0)
@@ -409,9 +409,10 @@ def test_night_ends_and_begins_at_civil_twilight(place: str, lat: float, lon: fl
 
 
 def test_night_detection_against_messina_sunrise_4_august_1914() -> None:
-    """Published (research notes.md): civil dawn 03:31, sunrise 03:57 UT at Messina on 4 Aug 1914.
+    """Computed with PyEphem (sun's centre at -6 deg for civil twilight; upper limb for sunrise): civil dawn
+    03:31, sunrise 03:57 UT at Messina on 4 Aug 1914.
 
-    The table's sunrise column sets a -0:34 horizon on top of PyEphem's own refraction (that setting
+    That sunrise figure sets a -0:34 horizon on top of PyEphem's own refraction (that setting
     reproduces 03:57:25 exactly), so it is about 4 minutes early; standard sunrise (centre at
     -0.833 deg) is 04:01 UT. Night, twilight and day are checked on either side of both.
     """
