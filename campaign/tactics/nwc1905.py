@@ -332,11 +332,12 @@ class Nwc1905Battle:
             if best is None:
                 continue
             _, e, r, weight, guns = best
-            points = fire.fire_points(self.rules, weight, r, offensive, s.turned_deg, dt)
+            resistance = fire.resistance_factor(self.rules, e.c.ship)  # 1 unless target_resistance: armour
+            points = fire.fire_points(self.rules, weight, r, offensive, s.turned_deg, dt) * resistance
             halved = s.turned_deg > self.rules.gunfire_halved_above_deg
             events.append(_event(t1, "fire", s.c.name, e.c.name, range_yd=round(r, 1), guns_8in=round(guns, 3),
                                  broadsides=round(weight, 4), offensive_factor=offensive,
-                                 turning_halved=halved, points=round(points, 3)))
+                                 turning_halved=halved, resistance=round(resistance, 3), points=round(points, 3)))
             if points > 0.0:
                 received.setdefault(e.c.name, []).append((s.c.name, points, "gunfire"))
         return events

@@ -73,6 +73,19 @@ def kind_of(rules: Nwc1905Rules, ship: Ship) -> str:
     return rules.type_of[ship.type]
 
 
+def resistance_factor(rules: Nwc1905Rules, ship: Ship) -> float:
+    """What the points she receives from gunfire are multiplied by: 1 as the rules print them; under
+    ``target_resistance: armour`` her type's reference belt over her own main belt (a ship of a type
+    without a reference belt, or without a belt, takes them as printed). Data file, ``fire``."""
+    if rules.target_resistance != "armour":
+        return 1.0
+    reference = rules.reference_belt_mm.get(kind_of(rules, ship))
+    belt = ship.armour.belt or 0.0
+    if reference is None or belt <= 0.0:
+        return 1.0
+    return reference / belt
+
+
 def endurance_points(rules: Nwc1905Rules, ship: Ship) -> float:
     """Her fighting endurance in points: battleship 1,000, armoured cruiser 500, protected cruiser
     170 (seed 002 l.77); destroyers and merchants by the data file's STAND-INs."""

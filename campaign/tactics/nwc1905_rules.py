@@ -24,6 +24,8 @@ from campaign.tactics.kinematics import points_to_deg
 RULES_FILE = DATA_DIR / "tactics" / "nwc1905.yaml"
 
 FIRE_BASES = ("battery", "type")
+LAST_RANGES = ("tables", "wand")  # where scoring stops: the fire-effect tables or the fleet game's wand
+RESISTANCES = ("none", "armour")  # target resistance: as printed, or by the main belt
 
 
 class RulesError(ValueError):
@@ -87,10 +89,17 @@ class Nwc1905Rules:
     settle_crippled_damage_fraction: float
     settle_inferior_at_cripple_loses_half: bool
     fighting_value_endurance_unit: float
+    last_range: str
+    wand_range_yd: float
+    target_resistance: str
+    reference_belt_mm: Mapping[str, float]
 
     @property
     def gun_range_yd(self) -> float:
-        """The last range of the fire-effect curve: nothing is scored beyond it (seed 002 l.43)."""
+        """The last range scored: the fire-effect tables' (seed 002 l.43), or the fleet game's wand's
+        (l.47) where ``last_range`` is ``wand``; nothing is scored beyond it."""
+        if self.last_range == "wand":
+            return min(self.wand_range_yd, self.curve_range_yd[-1])
         return self.curve_range_yd[-1]
 
     @property
@@ -161,6 +170,10 @@ class Nwc1905Rules:
             settle_crippled_damage_fraction=float(st["crippled_damage_fraction"]),
             settle_inferior_at_cripple_loses_half=bool(st["inferior_at_cripple_loses_half"]),
             fighting_value_endurance_unit=float(st["fighting_value_endurance_unit"]),
+            last_range=str(fi["last_range"]),
+            wand_range_yd=float(fi["wand_range_yd"]),
+            target_resistance=str(fi["target_resistance"]),
+            reference_belt_mm=MappingProxyType({str(k): float(v) for k, v in fi["reference_belt_mm"].items()}),
         )
 
     def _check(self, path: Path) -> None:
@@ -174,6 +187,15 @@ class Nwc1905Rules:
             fail("fire.curve_points", "points must be >= 0 and not grow with range")
         if self.fire_basis not in FIRE_BASES:
             fail("fire.basis", f"must be one of {FIRE_BASES}, got {self.fire_basis!r}")
+        if self.last_range not in LAST_RANGES:
+            fail("fire.last_range", f"must be one of {LAST_RANGES}, got {self.last_range!r}")
+        if not 0 < self.wand_range_yd:
+            fail("fire.wand_range_yd", "must be positive")
+        if self.target_resistance not in RESISTANCES:
+            fail("fire.target_resistance", f"must be one of {RESISTANCES}, got {self.target_resistance!r}")
+        for kind, belt in self.reference_belt_mm.items():
+            if kind not in self.endurance_points or not belt > 0:
+                fail(f"fire.reference_belt_mm.{kind}", "needs one of the rules' types and a positive belt")
         names = {g.name for g in self.gun_classes}
         if any(b.min_mm >= a.min_mm for a, b in itertools.pairwise(self.gun_classes)):
             fail("fire.gun_classes", "list the classes from the largest calibre down")
