@@ -79,6 +79,9 @@ class DamageRules:
     plunging_extra_hull_boxes: int
     plunging_min_range_yd: float
     framed_min_deck_mm: float
+    small_gun_class: str = "tertiary"  # the class a hit by a gun too small to have boxes scores as
+    jane_reference_calibre_mm: float = 305.0  # Jane's shells per hit of the model (damage.yaml, engines)
+    jane_reference_shells_per_hit: float = 2.0
 
     def part_odds(self) -> dict[str, float]:
         """Probability that a hit rolls each part on the location table (two six-sided dice)."""
@@ -118,6 +121,9 @@ def _load_rules(path: Path) -> DamageRules:
     critical = {int(k): CriticalEntry(**v) for k, v in crit["rows"].items()}
     if sorted(critical) != list(range(crit["dice"], 6 * crit["dice"] + 1)):
         raise ValueError(f"{path}: critical rows must cover every roll of {crit['dice']} dice")
+    small = str(raw["engines"]["small_gun_class"])
+    if small not in GUN_CLASSES:
+        raise ValueError(f"{path}: engines.small_gun_class {small!r} is not one of {GUN_CLASSES}")
     return DamageRules(
         primary_min_calibre_mm=float(g["primary_min_calibre_mm"]),
         secondary_min_calibre_mm=float(g["secondary_min_calibre_mm"]),
@@ -140,7 +146,19 @@ def _load_rules(path: Path) -> DamageRules:
         plunging_extra_hull_boxes=int(pl["extra_hull_boxes"]),
         plunging_min_range_yd=float(pl["min_range_yd"]),
         framed_min_deck_mm=float(pl["framed_min_deck_mm"]),
+        small_gun_class=small,
+        jane_reference_calibre_mm=_positive(path, "engines.jane.reference_calibre_mm",
+                                            raw["engines"]["jane"]["reference_calibre_mm"]),
+        jane_reference_shells_per_hit=_positive(path, "engines.jane.reference_shells_per_hit",
+                                                raw["engines"]["jane"]["reference_shells_per_hit"]),
     )
+
+
+def _positive(path: Path, field: str, value: object) -> float:
+    """``value`` as a float if it is a number above 0; ValueError naming the file and the field if not."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ValueError(f"{path}: {field}: {value!r} is not a number above 0")
+    return float(value)
 
 
 # ----------------------------------------------------------------------------------------------------
