@@ -27,9 +27,15 @@ The board has no plane inside a square; on ours (``data/tactics/board.yaml`` say
   (``driver_ends``): a faster runner steaming out of gun range is still in the battle until her roll or
   until the sides lose sight of each other.
 
-G/P hits on ships with gun groups also knock out guns through ``campaign.tactics.damage`` (``lose_guns``):
-as many gun boxes as bring her gunnery, as the damage model weighs it, down to the board's level for her
-G/P boxes; the hit event names them.
+Damage (``data/tactics/board.yaml``, ``damage``, says how the two fit). The board's hits are its combat
+results table's; a ship without a hit record sinks on one, a ship with one fills a G/P or speed box by the
+board's odd or even die. Under ``damage="gwas"`` (the file's default) each hit on a ship with a hit record
+is then allocated by Great War at Sea's damage model (seed 003; ``campaign.tactics.gwas``): its location,
+redistribution, the guns it destroys (her reach is her heaviest guns left, and she fires no more once all
+are lost), plunging fire's extra hull box and critical hits, which fill further boxes of her card, add to
+her die or blow her up; she sinks when her card is full or the model sinks her. The hit event names all
+of it. Under ``damage="own"`` a G/P hit only knocks out as many gun boxes (``damage.lose_guns``) as bring
+her gunnery, as the model weighs it, down to the board's level for her G/P boxes.
 
 The figures and the rules that need no battle are in ``campaign.tactics.board_rules`` (its public names
 are importable from here too); a ship's bookkeeping is ``campaign.tactics.board_ship``.
@@ -45,7 +51,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from campaign.tactics import damage
 from campaign.tactics.board_rules import (
     BOARD_FILE,
     BoardRules,
@@ -54,12 +59,16 @@ from campaign.tactics.board_rules import (
     HitCard,
     assign_targets,
     box_hit,
+    box_of_kind,
     escapes,
     fire_modifier,
     load_rules,
     may_fire_on,
 )
 from campaign.tactics.board_ship import BoardShip
+from campaign.tactics.damage import DamageRules, gunnery_fraction, hull_fraction, lose_guns
+from campaign.tactics.damage import load_rules as load_damage_rules
+from campaign.tactics.gwas import DAMAGE_GWAS, GwasHit, GwasLedger, check_damage
 from campaign.tactics.nwc1905_motion import NwcHandling
 from campaign.tactics.nwc1905_rules import load_rules as load_nwc1905_rules
 from campaign.tactics.plane.contact import default_contact_rules
@@ -97,12 +106,14 @@ class BoardEngine:
     name = "board"
 
     def __init__(self, rules: BoardRules | None = None,
-                 damage_rules: damage.DamageRules | None = None) -> None:
+                 damage_rules: DamageRules | None = None, damage: str | None = None) -> None:
+        """``damage``: "gwas" or "own" (module docstring); None: the rules file's ``damage.default``."""
         self.rules = rules or load_rules()
-        self.damage_rules = damage_rules or damage.load_rules()
+        self.damage_rules = damage_rules or load_damage_rules()
+        self.damage = check_damage(damage or self.rules.damage_default)
 
     def begin(self, setup: BattleSetup, rng: np.random.Generator) -> BoardBattle:
-        return BoardBattle(setup, rng, self.rules, self.damage_rules)
+        return BoardBattle(setup, rng, self.rules, self.damage_rules, damage=self.damage)
 
 
 @dataclass
@@ -118,7 +129,8 @@ class BoardBattle:
     setup: BattleSetup
     rng: np.random.Generator
     rules: BoardRules
-    damage_rules: damage.DamageRules
+    damage_rules: DamageRules
+    damage: str = DAMAGE_GWAS
     t_s: float = 0.0
     tick: int = 0
     round: int = 0
@@ -130,10 +142,17 @@ class BoardBattle:
 
     def __post_init__(self) -> None:
         r = self.rules
-        self.ships = [BoardShip(c, i, r, self.damage_rules) for i, c in enumerate(self.setup.combatants)]
+        self.ships = [BoardShip(c, i, r) for i, c in enumerate(self.setup.combatants)]
         self.by_name = {s.name: s for s in self.ships}
         if len(self.by_name) != len(self.ships):
             raise ValueError("every combatant in a battle needs a distinct name")
+        check_damage(self.damage)
+        # Every ship's boxes in the damage model (her guns, hull, torpedo mounts), as she came in.
+        self.gwas = GwasLedger(self.setup.combatants, self.damage_rules)
+        self._entry = dict(self.gwas.states)
+        if self.damage == DAMAGE_GWAS:
+            for s in self.ships:
+                self._rearm(s)
         for s in self.ships:  # seed 000 'Colliers': caught coaling = stopped with a collier of her force
             s.coaling = s.guns and s.speed <= r.coaling_max_speed_kn and any(
                 o.c.ship.type in r.sunk_on_contact and o.c.unit == s.c.unit and not o.sunk
@@ -172,17 +191,25 @@ class BoardBattle:
                        ram=False)
 
     def condition(self, name: str) -> Condition:
-        """Her damage in common terms: damage = hits taken / hits to sink; gunnery = the board level of
-        her G/P boxes (``BoardRules.gunnery_level``); speed lost = down to one square a turn (-1) or
-        dead in the water (-2); fast speed lost by -FS or a failed endurance roll. Carried damage is
-        kept where this battle added nothing."""
+        """Her damage in common terms: damage = hits taken / hits to sink (under gwas, or the damage
+        model's hull boxes lost over hull boxes if more); gunnery = the board level of her G/P boxes and
+        fire-control critical (``BoardRules.gunnery_level``), under gwas no more than the model's
+        ``gunnery_fraction``; speed lost = down to one square a turn (-1) or dead in the water (-2); fast
+        speed lost by -FS or a failed endurance roll. Carried damage is kept where this battle added
+        nothing."""
         s, r = self.by_name[name], self.rules
         cond = s.c.condition
         if s.sunk:
             return Condition(1.0, 0.0, s.max_kn + cond.speed_lost_kn, cond.fast_speed_lost, True,
                              cond.waterlogged, cond.torpedoes_fired)
         dmg = max(cond.damage, s.hits_taken() / s.hits_to_sink())
-        gunnery = cond.gunnery if s.gp == s.gp0 else min(cond.gunnery, r.gunnery_level(s.modifier(r)))
+        gunnery = cond.gunnery
+        if s.gp != s.gp0 or s.fire_penalty:
+            gunnery = min(gunnery, r.gunnery_level(s.modifier(r)))
+        state = self.gwas.state(name)
+        if self.damage == DAMAGE_GWAS and state != self._entry[name]:
+            dmg = max(dmg, hull_fraction(state))
+            gunnery = min(gunnery, gunnery_fraction(state, self.damage_rules))
         base_kn = s.max_kn + cond.speed_lost_kn
         cap = s.speed_cap_kn(r)
         lost_kn = max(cond.speed_lost_kn, base_kn - cap) if cap < math.inf else cond.speed_lost_kn
@@ -300,35 +327,35 @@ class BoardBattle:
                 "range_yd": round(self._range_yd(f, tg), 1), "gun_range_yd": f.gun_range,
                 "calibre_mm": f.calibre, "round": self.round + 1, "roll": die, "modifier": mod,
                 "modified_roll": die + mod, "hits": hits})))
+            rng_yd = self._range_yd(f, tg)
             for _ in range(hits):
                 if tg.sunk:  # seed 000 'Combat': excess firings and hits are lost
                     break
-                events += self._hit(t, tg, f)
+                events += self._hit(t, tg, f, rng_yd)
         return events
 
-    def _hit(self, t: float, s: BoardShip, firer: BoardShip) -> list[TickEvent]:
+    def _hit(self, t: float, s: BoardShip, firer: BoardShip, range_yd: float) -> list[TickEvent]:
         """One hit (seed 000, 'Combat' and 'Hit Records'): a ship without a card sinks; on a card an odd
-        die is a G/P hit, an even one a speed hit, the other type if that one is full; she sinks when
-        every box is full."""
+        die is a G/P hit, an even one a speed hit, the other type if that one is full; then, under gwas,
+        the damage model's allocation (``_allocate``). She sinks when every box is full, or when the
+        model sinks her."""
         r = self.rules
-        data: dict[str, Any] = {}
+        data: dict[str, Any] = {"damage_model": "board"}  # the model's fields say "gwas" where it scored it
+        sunk_by = "hit record"
         if s.card is None:
             s.sunk = True
             data.update(part="hull", box="sunk")
         else:
-            roll = int(self.rng.integers(1, r.die_faces + 1))
-            kind, redirected = box_hit(r, s.card, roll, s.gp, s.spd)
-            data.update(roll=roll, redirected=redirected)
-            if kind == "gp":
-                s.gp += 1
-                data.update(part="gunnery", box=s.card.gp[s.gp - 1])
-                if s.dstate is not None:
-                    s.dstate, lost = damage.lose_guns(s.dstate, r.gunnery_level(s.modifier(r)), self.rng,
-                                                      self.damage_rules)
-                    data["guns_lost"] = lost
-            else:
-                s.spd += 1
-                data.update(part="speed", box=s.card.speed[s.spd - 1])
+            box = self._card_box(s)
+            data.update(box)
+            if self.damage == DAMAGE_GWAS:
+                data.update(self._allocate(s, firer, range_yd))
+                sunk_by = data.pop("sunk_by", sunk_by)
+            elif box["part"] == "gunnery" and self.gwas.state(s.name).boxes.has_guns:
+                st, lost = lose_guns(self.gwas.state(s.name), r.gunnery_level(s.modifier(r)), self.rng,
+                                     self.damage_rules)
+                self.gwas.states[s.name] = st
+                data["guns_lost"] = lost
             if s.hits_taken() >= s.card.boxes:
                 s.sunk = True
         data.update(hits_taken=s.hits_taken(), hits_to_sink=s.hits_to_sink(),
@@ -337,8 +364,72 @@ class BoardBattle:
         if s.sunk:
             s.speed = 0.0
             out.append(TickEvent(t, "sunk", s.name, firer.name,
-                                 MappingProxyType({"hits_taken": s.hits_taken()})))
+                                 MappingProxyType({"hits_taken": s.hits_taken(), "rule": sunk_by})))
         return out
+
+    def _card_box(self, s: BoardShip, want: str | None = None) -> dict[str, Any]:
+        """Fill one box of her card (seed 000, 'Hit Records'): of the kind the board's die gives (odd G/P,
+        even speed) when ``want`` is None, else of kind ``want`` ("gp" or "speed"); the other kind if that
+        one is full. Returns the record's fields (``roll`` only when the die was rolled)."""
+        r = self.rules
+        assert s.card is not None
+        data: dict[str, Any] = {}
+        if want is None:
+            roll = int(self.rng.integers(1, r.die_faces + 1))
+            kind, redirected = box_hit(r, s.card, roll, s.gp, s.spd)
+            data["roll"] = roll
+        else:
+            kind, redirected = box_of_kind(s.card, want, s.gp, s.spd)
+        data["redirected"] = redirected
+        if kind == "gp":
+            s.gp += 1
+            data.update(part="gunnery", box=s.card.gp[s.gp - 1])
+        else:
+            s.spd += 1
+            data.update(part="speed", box=s.card.speed[s.spd - 1])
+        return data
+
+    def _allocate(self, s: BoardShip, firer: BoardShip, range_yd: float) -> dict[str, Any]:
+        """The hit on a ship with a card, allocated by Great War at Sea's damage model fired by
+        ``firer``'s heaviest guns in action at ``range_yd`` (data/tactics/board.yaml, ``damage``): the
+        model's fields, and ``further_boxes``, the boxes of her card that plunging fire and a critical
+        filled; ``sunk_by`` if the model sank her."""
+        r = self.rules
+        h: GwasHit = self.gwas.score(s.name, firer.name, firer.calibre, range_yd, self.rng)
+        data = h.fields()
+        further: list[dict[str, Any]] = []
+
+        def fill(cause: str, kind: str) -> None:
+            if s.hits_taken() < s.card.boxes:  # a full card has sunk her: nothing more to fill
+                further.append({"cause": cause, **self._card_box(s, None if kind == "hit" else kind)})
+
+        for _ in range(h.result.plunging_boxes):
+            fill("plunging fire", "hit")
+        e = h.critical_entry
+        if e is not None:
+            for effect, kind in r.critical_effects.items():
+                for _ in range(getattr(e, effect)):
+                    fill(e.name, kind)
+            if h.after.fire_control and not h.before.fire_control:
+                s.fire_penalty += r.fire_control_modifier
+        data["further_boxes"] = further
+        if h.sunk:
+            s.sunk = True
+            data["sunk_by"] = "magazine critical" if h.after.magazine else "every hull box lost"
+        self._rearm(s)
+        return data
+
+    def _rearm(self, s: BoardShip) -> None:
+        """Her guns as the damage model has them (under gwas, a ship with a card): her reach is that of her
+        heaviest guns in action; once every gun box is lost she fires no more."""
+        if s.card is None or not s.guns:
+            return
+        if self.gwas.lost_every_gun(s.name):
+            s.guns, s.gun_range = False, 0.0
+            return
+        calibre = self.gwas.largest_calibre_in_action(s.name)
+        if calibre > 0.0:
+            s.calibre, s.gun_range = calibre, self.rules.gun_range_yd(calibre)
 
     # -- chase and escape -----------------------------------------------------------------------------
 

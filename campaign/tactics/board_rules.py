@@ -3,12 +3,15 @@ as an immutable record, and the 1914 board game's rules (seed 000) as pure funct
 
 ``BoardRules`` holds every figure of the file (each cited there): the combat results table, the fire
 modifiers, the ranks and board types, the hit records (``HitCard``, what each box does: ``BoxEffect``),
-the endurance charts (``EnduranceChart``), the gun reach by calibre, and the stand-ins that put the
-board on the plane (the round and its motion ticks, the ships' handling, the fleet speed's reserve). The
-functions are the rules that need no battle: the die modifier of a firer (``fire_modifier``), the
-escape roll (``escapes``), whom a ship may fire on (``may_fire_on``) and how a side distributes its
-fire (``assign_targets``); which box a hit fills (``box_hit``), what a hit record's filled boxes mean
-for fire and speed, and which boxes explain the damage a ship carries in from an earlier fight.
+the endurance charts (``EnduranceChart``), the fast chase speeds the counters print, how the hit record
+and Great War at Sea's damage model fit together (the damage option's default, what a critical fills
+on a card, the fire-control critical's die modifier), the gun reach by calibre, and the stand-ins that
+put the board on the plane (the round and its motion ticks, the ships' handling, the fleet speed's
+reserve). The functions are the rules that need no battle: the die modifier of a firer
+(``fire_modifier``), the escape roll (``escapes``), whom a ship may fire on (``may_fire_on``) and how a
+side distributes its fire (``assign_targets``); which box a hit fills (``box_hit``, ``box_of_kind``),
+what a hit record's filled boxes mean for fire and speed, and which boxes explain the damage a ship
+carries in from an earlier fight.
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Protocol
+from typing import Any, Protocol
 
 from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
+from campaign.tactics.gwas import DAMAGE_CHOICES
 from campaign.tactics.protocol import Condition
 
 BOARD_FILE = DATA_DIR / "tactics" / "board.yaml"
+CRITICAL_EFFECTS = ("hull_boxes", "engine_hits", "primary_boxes")  # damage.CriticalEntry's box counts
+CARD_BOX_KINDS = ("hit", "speed", "gp")  # a further box by the odd/even die, a speed box, a G/P box
 _EPS = 1e-9  # knots, fractions and yards this close are equal: what rounding leaves of an equality
 
 
@@ -89,6 +95,10 @@ class BoardRules:
     fast_use_interval_s: float
     charts: Mapping[str, EnduranceChart]
     sunk_on_contact: frozenset[str]
+    counter_kn: Mapping[str, float]  # ship name -> the fast chase speed her counter prints (kn)
+    damage_default: str  # "gwas" or "own" (the file's damage.default)
+    critical_effects: Mapping[str, str]  # a critical's effect -> the card's box it fills: hit, speed or gp
+    fire_control_modifier: int
 
     def hits(self, modified_roll: int) -> int:
         """Hits for a modified die roll on the combat results table (above the table's top: a miss)."""
@@ -131,6 +141,16 @@ def _load_rules(path: Path) -> BoardRules:
     for name, card in cards.items():
         if any(b not in boxes for b in (*card.gp, *card.speed)):
             raise ValueError(f"{path}: hit card {name!r} names a box not in hit_records.boxes")
+    dmg = raw["damage"]
+    if dmg["default"] not in DAMAGE_CHOICES:
+        raise ValueError(f"{path}: damage.default {dmg['default']!r} is not one of "
+                         f"{', '.join(DAMAGE_CHOICES)}")
+    effects = {str(k): str(v) for k, v in dmg["critical_effects"].items()}
+    for k, v in effects.items():
+        if k not in CRITICAL_EFFECTS or v not in CARD_BOX_KINDS:
+            raise ValueError(f"{path}: damage.critical_effects.{k}: {v!r} - the effects are "
+                             f"{', '.join(CRITICAL_EFFECTS)}, each filling one of "
+                             f"{', '.join(CARD_BOX_KINDS)}")
     return BoardRules(
         round_s=round_s,
         move_step_s=move_step_s,
@@ -150,7 +170,38 @@ def _load_rules(path: Path) -> BoardRules:
         charts=MappingProxyType({k: EnduranceChart(int(v["squares"]), MappingProxyType(
             {int(s): int(n) for s, n in v["rolls"].items()})) for k, v in raw["endurance_charts"].items()}),
         sunk_on_contact=frozenset(raw["colliers"]["sunk_on_contact"]),
+        counter_kn=MappingProxyType(_counters(path, raw["counters"])),
+        damage_default=str(dmg["default"]),
+        critical_effects=MappingProxyType(effects),
+        fire_control_modifier=int(dmg["fire_control_modifier"]),
     )
+
+
+def _counters(path: Path, raw: Mapping[str, Any]) -> dict[str, float]:
+    """Each ship's printed fast chase speed from the file's ``counters``; ValueError naming the file, the
+    counter and the fault (a speed not above 0, no ships, a ship not in data/ships.yaml or on two
+    counters)."""
+    from campaign.model.ships import default_ships, find_ship
+
+    ships = default_ships()
+    out: dict[str, float] = {}
+    for counter, entry in raw.items():
+        where = f"{path}: counters.{counter}"
+        kn = entry.get("fast_chase_speed_kn") if isinstance(entry, Mapping) else None
+        if isinstance(kn, bool) or not isinstance(kn, (int, float)) or kn <= 0:
+            raise ValueError(f"{where}.fast_chase_speed_kn: {kn!r} is not a speed above 0 kn")
+        names = entry.get("ships")
+        if not isinstance(names, list) or not names:
+            raise ValueError(f"{where}.ships: the counter needs the list of ships it stands for")
+        for name in names:
+            try:
+                ship = find_ship(str(name), ships)
+            except KeyError:
+                raise ValueError(f"{where}.ships: no ship named {name!r} in data/ships.yaml") from None
+            if ship.name in out:
+                raise ValueError(f"{where}.ships: {ship.name} is already on another counter")
+            out[ship.name] = float(kn)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -286,6 +337,14 @@ def box_hit(r: BoardRules, card: HitCard, roll: int, gp: int, speed_boxes: int) 
     (seed 000, 'Hit Records'): "gp" on an odd die and "speed" on an even one (or the reverse, as the
     file's ``odd_roll`` says), the other kind if that one is full; and whether it was so redirected."""
     want = r.odd_roll if roll % 2 else ("speed" if r.odd_roll == "gp" else "gp")
+    return box_of_kind(card, want, gp, speed_boxes)
+
+
+def box_of_kind(card: HitCard, want: str, gp: int, speed_boxes: int) -> tuple[str, bool]:
+    """The kind of box a hit meant for ``want`` ("gp" or "speed") fills on a card with ``gp`` G/P and
+    ``speed_boxes`` speed boxes filled: that kind, or the other if it is full (seed 000, 'Combat': "When
+    all boxes of one type are full, apply future hits to the other type box"); and whether it was so
+    redirected."""
     room = {"gp": gp < len(card.gp), "speed": speed_boxes < len(card.speed)}
     kind = want if room[want] else ("speed" if want == "gp" else "gp")
     return kind, kind != want

@@ -2,15 +2,15 @@
 
 ``BoardShip`` keeps what the battle changes of a ship: her place, course and speed on the plane (moved
 there by the plane alone), her hit record (G/P, speed and further boxes filled, or for a ship without a
-card whether she is sunk and the fire level she carried in), her fast chase speed and endurance-chart
-uses, and her gun boxes in the damage model. Its methods read the hit record through the rules of
-``campaign.tactics.board_rules``: her fire modifier, the speed her boxes leave her, her chase speed and her
-fighting value.
+card whether she is sunk and the fire level she carried in), her fast chase speed (her counter's, where
+the game prints one) and endurance-chart uses, and what the damage model's criticals added to her die.
+Her gun boxes in the damage model are the battle's (``campaign.tactics.gwas.GwasLedger``). Its methods
+read the hit record through the rules of ``campaign.tactics.board_rules``: her fire modifier, the speed
+her boxes leave her, her chase speed and her fighting value.
 """
 
 from __future__ import annotations
 
-from campaign.tactics import damage
 from campaign.tactics.board_rules import (
     BoardRules,
     boxes_take_fast_speed,
@@ -26,18 +26,21 @@ class BoardShip:
     """One ship's state in a board battle (mutable, owned by the battle)."""
 
     __slots__ = (
-        "btype", "c", "calibre", "card", "carry_mod", "chart", "coaling", "course", "dstate", "extra",
-        "fast_kn", "fast_ok", "fast_time_s", "fast_uses", "gp", "gp0", "gun_range", "guns", "index",
-        "max_kn", "merchant", "name", "rank", "side", "spd", "speed", "sunk", "x", "y",
+        "btype", "c", "calibre", "card", "carry_mod", "chart", "coaling", "counter_kn", "course", "extra",
+        "fast_kn", "fast_ok", "fast_time_s", "fast_uses", "fire_penalty", "gp", "gp0", "gun_range", "guns",
+        "index", "max_kn", "merchant", "name", "rank", "side", "spd", "speed", "sunk", "x", "y",
     )
 
-    def __init__(self, c: Combatant, index: int, r: BoardRules, dr: damage.DamageRules) -> None:
+    def __init__(self, c: Combatant, index: int, r: BoardRules) -> None:
         ship = c.ship
         self.c, self.name, self.side, self.index = c, c.name, c.side, index
         self.btype = r.board_type[ship.type]
         self.rank = r.ranks[self.btype]
         self.card = next((r.cards[n] for n in (ship.name, *ship.aka) if n in r.cards), None)
         self.chart = next((r.charts[n] for n in (ship.name, *ship.aka) if n in r.charts), None)
+        # The fast chase speed her counter prints (seed 000, 'Fast Chase Speed'), None where it prints none.
+        self.counter_kn = r.counter_kn.get(ship.name)
+        self.fire_penalty = 0  # added to her die by the damage model's fire-control critical
         self.x, self.y, self.course, self.speed = c.x_yd, c.y_yd, c.course_deg, c.speed_kn
         self.max_kn, self.fast_kn = c.max_speed_kn, c.fast_speed_kn
         self.merchant = ship.is_merchant
@@ -55,8 +58,6 @@ class BoardShip:
         else:
             self.carry_mod = carried_modifier(r, c.condition.gunnery)
         self.gp0 = self.gp
-        self.dstate = (damage.DamageState.fresh(damage.DamageBoxes.from_ship(ship, dr))
-                       if self.card is not None and ship.guns else None)
 
     # -- the hit record ---------------------------------------------------------------------------
 
@@ -64,7 +65,8 @@ class BoardShip:
         """Her G/P fire modifier, None if she cannot fire (NF, no guns, sunk)."""
         if self.sunk or not self.guns:
             return None
-        return card_modifier(r, self.card, self.gp) if self.card is not None else self.carry_mod
+        m = card_modifier(r, self.card, self.gp) if self.card is not None else self.carry_mod
+        return None if m is None else m + self.fire_penalty
 
     def hits_to_sink(self) -> int:
         return self.card.boxes if self.card is not None else 1
@@ -88,9 +90,14 @@ class BoardShip:
         return 0.0 if self.sunk else max(0.0, min(self.max_kn, self.speed_cap_kn(r)))
 
     def chase_speed(self, r: BoardRules) -> float:
-        """Seed 000 'Fast Chase Speed': Combatant.fast_speed_kn while she has fast speed, else her
-        max_speed_kn; within what her speed boxes allow."""
-        base = max(self.fast_kn, self.max_kn) if self.fast_available(r) else self.max_kn
+        """Seed 000 'Fast Chase Speed' (data/tactics/board.yaml, chase and counters): while she has fast
+        speed, the figure her counter prints, or where the game prints none Combatant.fast_speed_kn (the
+        ships' sustained speed); without it her max_speed_kn, never above her counter's figure (her
+        "actual maximum effort"); within what her speed boxes allow."""
+        if self.counter_kn is not None:
+            base = self.counter_kn if self.fast_available(r) else min(self.counter_kn, self.max_kn)
+        else:
+            base = max(self.fast_kn, self.max_kn) if self.fast_available(r) else self.max_kn
         return 0.0 if self.sunk else max(0.0, min(base, self.speed_cap_kn(r)))
 
     def fighting_value(self, r: BoardRules) -> float:

@@ -91,7 +91,8 @@ class GwasHit:
         c = self.critical
         return {
             "damage_model": DAMAGE_GWAS, "firing_class": self.source, "calibre_mm": self.calibre_mm,
-            "range_yd": round(self.range_yd, 1), "penetrating": self.penetrating, "location_roll": self.result.roll, "location": self.result.part,
+            "range_yd": round(self.range_yd, 1), "penetrating": self.penetrating,
+            "location_roll": self.result.roll, "location": self.result.part,
             "landed": self.result.landed, "guns_lost": list(self.guns_lost),
             "plunging_hull_boxes": self.result.plunging_boxes,
             "critical": None if c is None else c.name, "critical_roll": None if c is None else c.roll,

@@ -212,8 +212,8 @@ def test_hit_record_cards():
 
 def test_goeben_hit_record_boxes_fill_by_odd_and_even():
     # Indomitable fires 2 hits (die 1) on Goeben; Goeben's die 6 misses. Hit dice: 1 (odd: G/P +1),
-    # 4 (even: -FS)
-    b = BoardEngine().begin(setup(cb("Goeben", "G"), cb("Indomitable", "B", 0, 12000)),
+    # 4 (even: -FS). The hit record alone (damage "own"): no damage-model dice between the board's.
+    b = BoardEngine(damage="own").begin(setup(cb("Goeben", "G"), cb("Indomitable", "B", 0, 12000)),
                             ScriptedRng([6, 1, 1, 4, 1, 1, 2, 1, 3]))
     hits = events_of(play_round(b), "hit")
     assert [(h.data["part"], h.data["box"]) for h in hits] == [("gunnery", "+1"), ("speed", "-FS")]
@@ -232,7 +232,7 @@ def test_goeben_hit_record_boxes_fill_by_odd_and_even():
 
 
 def test_full_type_passes_hits_to_the_other_and_all_full_sinks():
-    b = BoardEngine().begin(setup(cb("Goeben", "G"), cb("Indomitable", "B", 0, 12000)),
+    b = BoardEngine(damage="own").begin(setup(cb("Goeben", "G"), cb("Indomitable", "B", 0, 12000)),
                             ScriptedRng([6, 1, 1, 3] + [6, 1, 5, 3] + [1, 2, 4]))
     play_round(b)  # +1, +2
     evs = play_round(b)  # die 5: NF, G/P full; die 3 (odd) goes to the speed boxes
@@ -524,11 +524,11 @@ def test_endurance_chart_rolls():
 
 
 def test_endurance_roll_failure_loses_fast_speed():
-    # each round a use of fast speed (interval shortened for the test): Goeben runs from Indomitable;
-    # the 4th use needs 1-5 and the die is 6
+    # each round a use of fast speed (interval shortened for the test): Goeben runs from Inflexible (no
+    # counter figure: her fast speed is the Combatant's); the 4th use needs 1-5 and the die is 6
     rules = replace(R, fast_use_interval_s=R.round_s)
     eng = BoardEngine(rules)
-    s = setup(cb("Goeben", "G", fast=30.0), cb("Indomitable", "B", 0, 12000, fast=29.0),
+    s = setup(cb("Goeben", "G", fast=30.0), cb("Inflexible", "B", 0, 12000, fast=29.0),
               intents={"G": "break_off", "B": "engage"})
     # per round: 2 fire dice (misses), escape die 6 (fails: difference 1)
     dice = [6, 6, 6] * 3 + [6, 6, 6, 6]  # round 4: fire, fire, endurance 6 (fails), escape 6
