@@ -28,6 +28,7 @@ from pathlib import Path
 EXIT_BAD_INPUT = 2
 COMMANDS = ("run", "validate", "variants", "route", "replay", "duel", "batch", "analyse")
 ENGINE_CHOICES = ("nwc1905", "jane", "board")
+DAMAGE_CHOICES = ("own", "gwas")  # campaign.tactics.gwas.DAMAGE_CHOICES (tests/tactics/test_gwas_engines)
 
 
 class BadInput(Exception):
@@ -70,6 +71,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="tactical engine for the run's battles (default: the scenario's 'tactics: engine', "
                         "else nwc1905): nwc1905 = Naval War College 1905, jane = Jane's game, board = the "
                         "1914 board game's combat table")
+    r.add_argument("--damage", choices=DAMAGE_CHOICES, default=None,
+                   help="how the battles' hits do damage (default: the scenario's 'tactics: damage', else each "
+                        "engine's own; the board engine's is gwas): own = the engine's rules, gwas = Great War "
+                        "at Sea's damage model")
     r.add_argument("--set", action="append", default=[], metavar="PARAMETER=VALUE", dest="parameters",
                    help="set a batch design parameter for this run (repeatable), e.g. sighting_range_factor=1.2: "
                         "reruns one replicate of a design batch exactly; parameters: "
@@ -117,6 +122,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("duel", type=Path, help="duel file (YAML), e.g. scenarios/duels/gloucester_vs_breslau.yaml")
     d.add_argument("--engine", choices=ENGINE_CHOICES + ("all",), default=None,
                    help="tactical engine (default: the file's); 'all' fights it under every engine")
+    d.add_argument("--damage", choices=DAMAGE_CHOICES, default=None,
+                   help="how hits do damage (default: the file's 'damage', else each engine's own; the board "
+                        "engine's is gwas): own = the engine's rules, gwas = Great War at Sea's damage model")
     d.add_argument("--runs", type=int, default=1, help="how many times to fight it (seeds SEED..SEED+RUNS-1)")
     d.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     d.add_argument("--workers", type=int, default=1,
@@ -388,6 +396,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             sc = apply_parameters(sc, values)
         except ParameterError as exc:
             raise BadInput(f"--set: {exc}") from None
+    if args.damage is not None:
+        from dataclasses import replace
+
+        sc = replace(sc, damage=args.damage)
     result = run(sc, seed=args.seed, engine=args.engine)
     out = args.out or Path("outputs") / sc.name
     if out.exists() and not out.is_dir():
@@ -444,6 +456,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from campaign.output.duel_report import write_duel_once, write_duel_statistics
     from campaign.tactics.duel import load_duel
 
@@ -454,6 +468,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise BadInput(f"--workers: must be 1 or more, not {args.workers}")
     duel = load_duel(args.duel)
+    if args.damage is not None:
+        duel = replace(duel, damage=args.damage)
     out = args.out or Path("outputs") / "duels" / duel.name
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out: {out} exists and is not a folder")

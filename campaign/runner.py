@@ -72,6 +72,8 @@ class RunResult:
         sc = self.scenario
         meta = {"name": sc.name, "title": sc.title, "seed": self.seed, "start": self.clock.iso(0.0),
                 "end": self.clock.iso(sc.duration_min), "engine": self.engine or sc.engine}
+        if sc.damage is not None:  # how the battles' hits did damage, where the scenario or the run said
+            meta["damage"] = sc.damage
         if sc.local_time:
             # The replay shows this clock beside UTC, also when rebuilt from summary.json alone.
             meta["local_time_name"] = str(sc.local_time["name"])

@@ -427,7 +427,14 @@ def _hit(r: Rec) -> str:
     what = r.get("part") or r.get("cause") or ""
     by = f" by {r['by']}" if r.get("by") else ""
     dmg = f", damage {num(100 * float(r['damage']))} %" if isinstance(r.get("damage"), (int, float)) else ""
-    return f"is hit{by}" + (f" ({what})" if what else "") + dmg
+    text = f"is hit{by}" + (f" ({what})" if what else "") + dmg
+    # Great War at Sea's damage model (campaign.tactics.gwas): plunging fire and critical hits
+    if r.get("plunging_hull_boxes"):
+        text += f"; plunging fire: {r['plunging_hull_boxes']} more hull box"
+    if r.get("critical"):
+        crit = str(r["critical"]).replace("_", " ")
+        text += f"; critical hit, {crit}" + ("" if r.get("critical_applied", True) else " (stopped by her armour)")
+    return text
 
 
 def _torpedo(r: Rec) -> str:

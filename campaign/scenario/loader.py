@@ -590,6 +590,7 @@ class _Resolver:
             description=m.description, path=self.path,
             local_time=m.local_time.model_dump() if m.local_time else {},
             engine=m.tactics.engine,
+            damage=m.tactics.damage,
             scoring=m.scoring.rules if m.scoring is not None else None,
             factors=Factors(m.factors.sighting_range, m.factors.telegraph_delay),
         )

@@ -129,6 +129,7 @@ class Scenario:
     path: Path | None = None
     local_time: Mapping[str, object] = field(default_factory=dict)
     engine: str = "nwc1905"  # the tactical engine its battles are fought under (campaign.tactics.engines)
+    damage: str | None = None  # how their hits do damage: "own", "gwas", None the engine's default
     variant: Variant | None = None  # the what-if overlay it was built from, if any
     scoring: str | None = None  # the scoring rules ("seed000": data/scoring.yaml), if any
     factors: Factors = field(default_factory=Factors)  # rule-table multipliers (sensitivity studies)

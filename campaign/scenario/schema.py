@@ -321,10 +321,13 @@ class MessageModel(_Strict):
 
 class TacticsModel(_Strict):
     """How the scenario's battles are fought: ``engine`` one of nwc1905 (NWC 1905 fleet game, seed 002),
-    jane (Jane's game, seed 004) or board (the 1914 board game's combat table, seed 000). The command
-    line's ``--engine`` overrides it for one run."""
+    jane (Jane's game, seed 004) or board (the 1914 board game's combat table, seed 000); ``damage`` how
+    their hits do damage, own (the engine's rules) or gwas (Great War at Sea's damage model,
+    campaign.tactics.gwas), absent for each engine's default (the board's gwas, the others' own). The
+    command line's ``--engine`` and ``--damage`` override them for one run."""
 
     engine: Literal["nwc1905", "jane", "board"] = "nwc1905"
+    damage: Literal["own", "gwas"] | None = None
 
 
 class ShipSpeedChange(_Strict):

@@ -70,6 +70,9 @@ class DuelModel(_Strict):
     title: str = ""
     description: str = ""
     engine: Literal["nwc1905", "jane", "board"] = "nwc1905"
+    # How hits do damage: "own" (the engine's rules) or "gwas" (Great War at Sea's damage model,
+    # campaign.tactics.gwas); absent: the engine's default (the board's gwas, the others' own).
+    damage: Literal["own", "gwas"] | None = None
     when: UtcTime
     where: DuelWhere
     weather: DuelWeather = DuelWeather()
@@ -97,6 +100,7 @@ class Duel:
     history: str
     path: Path | None = None
     record: DuelRecord | None = None
+    damage: str | None = None  # "own", "gwas" or None (each engine's default): ``get_engine``
 
 
 def load_duel(path: str | Path) -> Duel:
@@ -136,7 +140,7 @@ def load_duel(path: str | Path) -> Duel:
     if faults:
         raise ScenarioError(path, faults)
     return Duel(m.name, m.title, m.engine, when, m.where.lat, m.where.lon, m.weather.sea_state,
-                m.weather.visibility_nm, m.range_yd, tuple(m.sides), m.history, path, m.record)
+                m.weather.visibility_nm, m.range_yd, tuple(m.sides), m.history, path, m.record, m.damage)
 
 
 def duel_setup(duel: Duel, engine: str) -> tuple[BattleSetup, dict[str, float]]:
@@ -188,7 +192,7 @@ def _battle(duel: Duel, engine: str, seed: int
     """What the duel is fought with: the engine, the setup, the dice from ``seed`` and the driver's options."""
     setup, preferred = duel_setup(duel, engine)
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[2])  # the run's "combat" stream
-    return get_engine(engine), setup, rng, {
+    return get_engine(engine, duel.damage), setup, rng, {
         "setting_at": duel_setting(duel, engine, setup.combatants), "preferred_range_yd": preferred,
         "preferred_cap_yd": default_zoom_rules().engines[engine].preferred_range_cap_yd}
 

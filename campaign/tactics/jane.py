@@ -31,6 +31,10 @@ working gun (its mounting's range at its 1914 elevation, ``data/guns.yaml``; the
 every reach); ``speed_kn`` is negative while she goes astern (the seed's astern moves). Targets are
 chosen per gun group (``jane_fire``); ``Condition`` is mapped in and out as ``jane_ship`` describes.
 
+Damage. By default a hit does what Jane's rules say (above). Under ``damage="gwas"`` each shell that hits
+is scored by Great War at Sea's damage model instead (``campaign.tactics.jane_gwas``); torpedoes and
+ramming stay Jane's.
+
 Public API: ``JaneEngine`` (``name = "jane"``, ``begin(setup, rng) -> JaneBattle``), ``JaneBattle``
 (the protocol's ``Battle``: ``t_s``, ``next_tick_s``, ``views``, ``step``, ``condition``, ``settled``),
 ``load_rules`` and ``JaneRules`` (with the zoom figures the driver reads: ``battle_start_yd``,
@@ -41,11 +45,15 @@ Public API: ``JaneEngine`` (``name = "jane"``, ``begin(setup, rng) -> JaneBattle
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 
 import numpy as np
 
+from campaign.tactics.damage import gunnery_fraction
+from campaign.tactics.gwas import DAMAGE_GWAS, DAMAGE_OWN, GwasLedger, check_damage
 from campaign.tactics.jane_fire import FireContext, gunfire, sink, torpedoes
+from campaign.tactics.jane_gwas import JaneGwas
 from campaign.tactics.jane_motion import JaneHandling
 from campaign.tactics.jane_rules import RULES_FILE, JaneRules, load_rules
 from campaign.tactics.jane_ship import ShipState, condition_of, from_combatant, max_speed_kn, view
@@ -63,10 +71,13 @@ DIE_FACES = 6
 class JaneBattle:
     """One battle under Jane's rules (the protocol's ``Battle``)."""
 
-    def __init__(self, rules: JaneRules, setup: BattleSetup, rng: np.random.Generator) -> None:
+    def __init__(self, rules: JaneRules, setup: BattleSetup, rng: np.random.Generator,
+                 damage: str = DAMAGE_OWN) -> None:
         self.rules = rules
         self.rng = rng
         self.setup = setup
+        self.damage = check_damage(damage)
+        self.gwas = GwasLedger(setup.combatants) if self.damage == DAMAGE_GWAS else None
         self.t_s = 0.0
         self.move = 0
         self.ships: list[ShipState] = [from_combatant(rules, c) for c in setup.combatants]
@@ -90,7 +101,12 @@ class JaneBattle:
         return [view(self.rules, s) for s in self.ships]
 
     def condition(self, name: str) -> Condition:
-        return condition_of(self.rules, self._by_name[name])
+        """Her damage in the common terms (``jane_ship``); under gwas no more gunnery than the damage
+        model's (its fire-control critical)."""
+        c = condition_of(self.rules, self._by_name[name])
+        if self.gwas is not None and not c.sunk:
+            c = replace(c, gunnery=min(c.gunnery, gunnery_fraction(self.gwas.state(name), self.gwas.rules)))
+        return c
 
     def settled(self) -> list[TickEvent] | None:
         """Jane's umpire settles nothing outright: the game is played out (seed 004 l.97)."""
@@ -112,6 +128,8 @@ class JaneBattle:
         self.t_s += dt
         ctx = FireContext(self.rules, self.rng, self.ships, self.move, self.t_s, setting)
         ctx.on_admiral = lambda flagship, firer, cause: self._admiral(ctx, flagship, firer, cause)
+        if self.gwas is not None:
+            ctx.gwas_hit = JaneGwas(self.gwas)
         for c in contacts:
             self._meeting(ctx, c)
         order = [self.ships[i] for i in self.rng.permutation(len(self.ships)).tolist()]
@@ -190,11 +208,13 @@ class JaneEngine:
 
     name = "jane"
 
-    def __init__(self, rules: JaneRules | None = None) -> None:
+    def __init__(self, rules: JaneRules | None = None, damage: str | None = None) -> None:
+        """``damage``: "own" (Jane's rules, the default) or "gwas" (module docstring)."""
         self.rules = rules or load_rules()
+        self.damage = check_damage(damage or DAMAGE_OWN)
 
     def begin(self, setup: BattleSetup, rng: np.random.Generator) -> JaneBattle:
-        return JaneBattle(self.rules, setup, rng)
+        return JaneBattle(self.rules, setup, rng, self.damage)
 
 
 class _Lapse:

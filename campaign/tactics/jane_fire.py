@@ -133,6 +133,9 @@ class FireContext:
     setting: Setting
     events: list[TickEvent] = field(default_factory=list)
     on_admiral: Callable[[ShipState, ShipState | None, str], None] | None = None
+    #: Under ``damage: gwas``: scores a hit by the damage model instead of Jane's rules
+    #: (``campaign.tactics.jane_gwas``): (context, firer, target, gun group, true range yd).
+    gwas_hit: Callable[[FireContext, ShipState, ShipState, GunGroup, float], None] | None = None
     _hostiles: dict[int, list[list[Any]]] | None = field(default=None, init=False, repr=False)
     _nearest_hostile_yd: float = field(default=math.inf, init=False, repr=False)
     _sights: dict[tuple[int, int], Sight] = field(default_factory=dict, init=False, repr=False)
@@ -451,7 +454,11 @@ def _count_penetration(ctx: FireContext, target: ShipState, weight: float, zone:
 def resolve_hit(ctx: FireContext, firer: ShipState, target: ShipState, group: GunGroup, projectile: str,
                 true_range_yd: float) -> None:
     """Score one hit on ``target``: where it lands, whether it gets through, what it does (seed 004
-    l.39-l.45, l.79, l.81); emit the hit event and the sinking if it comes to that."""
+    l.39-l.45, l.79, l.81); emit the hit event and the sinking if it comes to that. Under ``damage:
+    gwas`` the damage model scores it instead (``ctx.gwas_hit``)."""
+    if ctx.gwas_hit is not None:
+        ctx.gwas_hit(ctx, firer, target, group, true_range_yd)
+        return
     rules = ctx.rules
     part = _draw_part(ctx, target, true_range_yd)
     off_beam = off_beam_deg(target, firer)
@@ -506,7 +513,8 @@ def resolve_hit(ctx: FireContext, firer: ShipState, target: ShipState, group: Gu
                     target.tubes_fired += 1
                     _count_penetration(ctx, target, 1.0, "midships", effects)
                     effects.append(f"torpedo tube exploded (roll {roll})")
-    ctx.emit("hit", target.name, firer.name, part=part, where=where, penetrated=pierced, armour_grade=grade,
+    ctx.emit("hit", target.name, firer.name, damage_model="jane", part=part, where=where, penetrated=pierced,
+             armour_grade=grade,
              projectile=projectile, gun=group.gun.label, calibre_mm=group.gun.calibre_mm, gun_class=group.cls,
              effects=tuple(effects), penetrations=round(target.penetrations, 3),
              sinking_number=target.sinking_number, damage=round(damage_fraction(target), 4))
@@ -606,7 +614,7 @@ def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], bar
     true_range = sight.range_yd
     projectile = choose_projectile(rules, g.cls, target, true_range)
     strikes = barrels * g.strikes
-    hits = int(ctx.rng.binomial(strikes, aim.chance))
+    hits = int(ctx.rng.binomial(strikes, aim.chance * firer.fire_factor))
     g.next_fire_move = ctx.move + g.interval_moves
     gun = g.gun
     # ``ctx.emit`` spelt out: one event per group that fires, every move.

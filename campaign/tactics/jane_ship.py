@@ -183,6 +183,10 @@ class ShipState:
     armoured: bool = False
     #: Times the working barrels of her mounts have changed (``disable_mount``, ``from_combatant``).
     armament_changes: int = 0
+    #: Under ``damage: gwas`` (``campaign.tactics.jane_gwas``): the share of her speed the damage model's
+    #: engine criticals leave her, and the factor its fire-control critical puts on her chance to hit.
+    speed_factor: float = 1.0
+    fire_factor: float = 1.0
     # Derived from ``combatant`` (which she keeps) and ``groups`` (whose mounts never change, only their
     # barrels), read at every turn of a battle: her name and side, the big-gun and quick-firer groups in
     # their order; and the last strength worked out.
@@ -297,6 +301,12 @@ def _remove_barrels(st: ShipState, group: GunGroup, n: int) -> None:
             return
 
 
+def keep_barrels(st: ShipState, group: GunGroup, working: int) -> None:
+    """Put out of action the barrels of ``group``, one of ``st``'s, beyond ``working`` (the last mounts
+    of the group first); none are restored."""
+    _remove_barrels(st, group, max(0, group.working() - max(0, working)))
+
+
 def disable_mount(st: ShipState, mount: Mount) -> None:
     """Put every barrel of ``mount``, one of ``st``'s, out of action. Every change to a mount's working
     barrels goes through here or ``from_combatant``, which count it in ``armament_changes``."""
@@ -363,6 +373,7 @@ def max_speed_kn(rules: JaneRules, st: ShipState) -> float:
         v *= 0.5
     if st.waterlogged_now:
         v *= rules.waterlogged_speed_factor
+    v *= st.speed_factor
     return max(0.0, min(v, rules.max_squares * rules.knots_per_square))
 
 

@@ -34,6 +34,11 @@ each move:
 Damage carries in and out through ``Condition``: ``damage`` is points received over fighting
 endurance, ``gunnery`` the offensive factor (1, 0.5, 0.25, 0; a lower carried-in gunnery caps it).
 
+Under ``damage="gwas"`` the points of gunfire are turned into hits of Great War at Sea's damage model,
+which then decides what they destroy (``campaign.tactics.nwc1905_gwas``): her damage is the model's
+hull boxes lost besides the points of torpedoes and rams, her offensive factor no more than the model's
+gunnery. The default is the 1905 rules' own.
+
 In a mêlée the duel game's differences apply: 30-second moves, the duel track's turning, no signals,
 all the speed she can make. Its fire is kept in the fleet game's points at the same rate per minute
 (the duel's "life of 200 points" and its wand per pair of 8-inch guns, l.47 and l.75, are in the same
@@ -54,7 +59,10 @@ from typing import Any
 import numpy as np
 
 from campaign.tactics import nwc1905_fire as fire
+from campaign.tactics.damage import hull_fraction
+from campaign.tactics.gwas import DAMAGE_GWAS, DAMAGE_OWN, GwasLedger, check_damage
 from campaign.tactics.kinematics import angle_diff_deg, bearing_deg
+from campaign.tactics.nwc1905_gwas import NwcGwas
 from campaign.tactics.nwc1905_motion import NwcHandling
 from campaign.tactics.nwc1905_rules import Nwc1905Rules, load_rules
 from campaign.tactics.nwc1905_umpire import CRIPPLED, LOSES_HALF, REMOVED, InContact, settle
@@ -98,10 +106,22 @@ class _Ship:
     turned_deg: float = 0.0
     #: Her torpedo tubes: each loaded or reloading, each beam tube's gyro setting (``tactics.tubes``).
     tubes: TubeBank = field(default_factory=lambda: TubeBank((), load_tube_rules()))
+    # Under damage "gwas" (``nwc1905_gwas``): her hull boxes lost over hull boxes, her gunnery and her
+    # speed left, and whether the model has sunk her. Under the rules' own damage they stay as here.
+    gwas_hull: float = 0.0
+    gwas_gunnery: float = 1.0
+    gwas_speed: float = 1.0
+    gwas_sunk: bool = False
+
+    @property
+    def points_damage(self) -> float:
+        """Points received over fighting endurance (at most 1)."""
+        return min(1.0, self.points / self.endurance)
 
     @property
     def damage(self) -> float:
-        return min(1.0, self.points / self.endurance)
+        """Her damage: the points' share of her endurance and (under gwas) the model's hull share."""
+        return 1.0 if self.gwas_sunk else min(1.0, self.points_damage + self.gwas_hull)
 
 
 def _relative_bearing_deg(s: _Ship, e: _Ship) -> float:
@@ -119,9 +139,14 @@ def _event(t_s: float, kind: str, ship: str, target: str | None = None, **data: 
 class Nwc1905Battle:
     """One battle under the NWC 1905 rules (satisfies ``campaign.tactics.protocol.Battle``)."""
 
-    def __init__(self, setup: BattleSetup, rng: np.random.Generator, rules: Nwc1905Rules) -> None:
+    name = "nwc1905"  # the damage model of its own hits' records (``damage_model``)
+
+    def __init__(self, setup: BattleSetup, rng: np.random.Generator, rules: Nwc1905Rules,
+                 damage: str = DAMAGE_OWN) -> None:
         self.rules = rules
         self.rng = rng
+        self.damage = check_damage(damage)
+        ledger = GwasLedger(setup.combatants) if self.damage == DAMAGE_GWAS else None
         self.t_s = 0.0
         self._contact_s = 0.0
         self._settlement: list[TickEvent] | None = None
@@ -140,6 +165,8 @@ class Nwc1905Battle:
             kind = fire.kind_of(rules, c.ship)
             endurance = fire.endurance_points(rules, c.ship)
             points = min(1.0, max(0.0, c.condition.damage)) * endurance
+            if ledger is not None:  # carried damage is in the model's hull boxes, the rest in points
+                points = max(0.0, points - hull_fraction(ledger.state(c.name)) * endurance)
             tubes = TubeBank.of(c.ship)  # every tube loaded and set abeam (seed 002 l.51, l.79)
             self._ships[c.name] = _Ship(
                 c=c, kind=kind, endurance=endurance, armoured=kind in rules.armoured_types,
@@ -150,6 +177,9 @@ class Nwc1905Battle:
                 battery=fire.Battery(rules, c.ship),
                 tubes=tubes,
             )
+        self.gwas = NwcGwas(ledger, rules, self._ships) if ledger is not None else None
+        for s in self._ships.values():
+            s.afloat = s.afloat and not s.gwas_sunk
 
     # -- what the driver reads ---------------------------------------------------------------------
 
@@ -173,8 +203,9 @@ class Nwc1905Battle:
         """The most she can make now (kn): her entry maximum less what this battle's damage took."""
         if s.torpedoed or not s.afloat:
             return 0.0
-        gained = s.damage - s.points_at_entry / s.endurance
-        return max(0.0, s.c.max_speed_kn - fire.speed_lost_kn(self.rules, s.c.ship.sustained_speed_kn, gained))
+        gained = s.points_damage - s.points_at_entry / s.endurance
+        lost = fire.speed_lost_kn(self.rules, s.c.ship.sustained_speed_kn, gained)
+        return max(0.0, s.c.max_speed_kn * s.gwas_speed - lost)
 
     def command(self) -> Command:
         """The rules of command for the coming move (module docstring, 1.): a signal acts a move later;
@@ -190,14 +221,15 @@ class Nwc1905Battle:
     def _offensive(self, s: _Ship) -> float:
         if not s.afloat:
             return 0.0
-        return min(fire.offensive_factor(self.rules, s.damage), s.gunnery_cap)
+        return min(fire.offensive_factor(self.rules, s.points_damage), s.gunnery_cap, s.gwas_gunnery)
 
     def _fighting_value(self, s: _Ship) -> float:
         """Offensive power now (battleship broadsides) x endurance left (battleship lives): the data
         file's STAND-IN for the rules' "relative fighting values"."""
         if not s.afloat:
             return 0.0
-        left = max(0.0, s.endurance - s.points) / self.rules.fighting_value_endurance_unit
+        left = max(0.0, s.endurance - s.points - s.gwas_hull * s.endurance)  # gwas_hull: 0 by the rules' own
+        left /= self.rules.fighting_value_endurance_unit
         return s.battery.broadside_weight * self._offensive(s) * left
 
     def views(self) -> Sequence[ShipView]:
@@ -222,7 +254,9 @@ class Nwc1905Battle:
         s = self._ships[name]
         prior = s.c.condition
         sustained = s.c.ship.sustained_speed_kn
-        gained = fire.speed_lost_kn(self.rules, sustained, s.damage - s.points_at_entry / s.endurance)
+        gained = fire.speed_lost_kn(self.rules, sustained,
+                                    s.points_damage - s.points_at_entry / s.endurance)
+        gained += s.c.max_speed_kn * (1.0 - s.gwas_speed)  # the damage model's engine criticals (gwas)
         lost = sustained if s.torpedoed else min(sustained, prior.speed_lost_kn + gained)
         return Condition(
             damage=s.damage, gunnery=self._offensive(s), speed_lost_kn=lost,
@@ -395,13 +429,20 @@ class Nwc1905Battle:
         hits, sunk = [], []
         for name, s in self._ships.items():
             for firer, points, cause in received.get(name, ()):
+                if cause == "gunfire" and self.gwas is not None:
+                    f = self._ships[firer]
+                    rng_yd = math.hypot(s.x - f.x, s.y - f.y)
+                    hits += self.gwas.gunfire(s, f, points, rng_yd, t1, self.rng)
+                    continue
                 s.points += points
                 if cause == "torpedo":
                     s.torpedoed = True
-                hits.append(_event(t1, "hit", name, firer, cause=cause, points=round(points, 3),
+                hits.append(_event(t1, "hit", name, firer, cause=cause, damage_model=self.name,
+                                   points=round(points, 3),
                                    damage=round(points / s.endurance, 5), damage_total=round(s.damage, 5),
                                    offensive_factor=self._offensive(s)))
-            if s.afloat and s.points >= self.rules.destroyed_at * s.endurance:
+            gwas_sunk = self.gwas is not None and (s.gwas_sunk or s.damage >= self.rules.destroyed_at)
+            if s.afloat and (s.points >= self.rules.destroyed_at * s.endurance or gwas_sunk):
                 s.afloat, s.speed = False, 0.0
                 self._pairs = None
                 last = received[name][-1][0]
@@ -454,6 +495,7 @@ class Nwc1905Battle:
             data = {"settlement": fate, "ratio": round(decision.ratio, 3), "superior": decision.superior}
             if fate != REMOVED:
                 events.append(_event(self.t_s, "hit", name, None, cause="settlement",
+                                     damage_model=self.name,
                                      points=round(s.points - before, 3),
                                      damage=round((s.points - before) / s.endurance, 5),
                                      damage_total=round(s.damage, 5),
@@ -471,12 +513,15 @@ class Nwc1905Engine:
 
     name = "nwc1905"
 
-    def __init__(self, rules: Nwc1905Rules | None = None) -> None:
+    def __init__(self, rules: Nwc1905Rules | None = None, damage: str | None = None) -> None:
+        """``damage``: "own" (the 1905 rules', the default) or "gwas" (module docstring)."""
         self.rules = rules or load_rules()
+        self.damage = check_damage(damage or DAMAGE_OWN)
 
     def begin(self, setup: BattleSetup, rng: np.random.Generator) -> Nwc1905Battle:
-        """Set up a battle from ``setup``; the only randomness (torpedo dice) comes from ``rng``."""
-        return Nwc1905Battle(setup, rng, self.rules)
+        """Set up a battle from ``setup``; the only randomness (torpedo dice; under gwas the damage
+        model's too) comes from ``rng``."""
+        return Nwc1905Battle(setup, rng, self.rules, self.damage)
 
 
 __all__ = ["Nwc1905Battle", "Nwc1905Engine", "load_rules"]

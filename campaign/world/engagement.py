@@ -90,7 +90,7 @@ class Engagements:
     def __init__(self, world: World, engine: str) -> None:
         self.world = world
         self.engine_name = engine
-        self.engine = get_engine(engine)
+        self.engine = get_engine(engine, world.scenario.damage)  # the scenario's damage option, if any
         self.zoom = default_zoom_rules()
         self.rules = self.zoom.engines[engine]
         self.rng = world.rng["combat"]
