@@ -350,7 +350,8 @@ def test_seeded_battles_give_criticals_and_plunging_fire_by_the_rules():
             assert entry.name == r["critical"]
             assert r["critical_applied"] == (r["penetrating"] or not entry.armour_protects)
         else:
-            assert not critical_row or r["firing_class"] in D.no_critical_from
+            # none on a critical row only from tertiary guns, or when the hit itself sank her (allocate)
+            assert not critical_row or r["firing_class"] in D.no_critical_from or r["hull_boxes_left"] == 0
         # every further box of her card comes from plunging fire or the critical's effect
         applied = D.critical[r["critical_roll"]] if r["critical"] and r["critical_applied"] else None
         wanted = r["plunging_hull_boxes"] + (
