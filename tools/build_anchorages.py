@@ -44,7 +44,9 @@ from campaign.paths import DATA_DIR
 PLACES_FILE = DATA_DIR / "places.yaml"
 NEAR_SHORE_NM = 0.2
 CLEARANCE_NM = 0.3
-NEUTRAL_LIMIT_NM = 6.0  # Italy's neutrality limit, research places.yaml (Strait of Messina note)
+# Italy's neutrality limit, which the Admiralty ordered respected on 4 Aug 1914: "no ship within 6 miles of
+# the Italian coast" (Churchill, The World Crisis vol.1 p.96)
+NEUTRAL_LIMIT_NM = 6.0
 ANCHORAGE_SOURCE = "computed: nearest water at least 0.3 nm from the GSHHG shore to the reference point"
 DECIMALS = 5
 # An anchorage whose source starts so was chosen by hand (its reason follows) and is not recomputed:

@@ -371,7 +371,7 @@ def needs_company(s: Standing) -> bool:
 def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
     """The commander's decisions now. ``trigger`` is what woke him: "sighting", "lost", "report",
     "orders", "review" (his own periodic look). A commander told to jam does so while the enemy is in
-    sight (both sides jammed in August 1914: research notes.md section 5)."""
+    sight (both sides jammed in August 1914: Lorey, Russian tr. p.6; Hough, The Great War at Sea)."""
     out = _decide(v, trigger)
     if v.standing.jam:
         out.append(Jam(bool(v.in_sight())))

@@ -49,8 +49,8 @@ def coast_of(sovereign: str) -> shapely.Geometry:
 def territorial_belt(sovereign: str, width_nm: float) -> AvoidArea:
     """The waters within ``width_nm`` nautical miles of ``sovereign``'s coasts, as an AvoidArea.
 
-    Italy's 6-mile belt, which the Admiralty ordered respected on 4 August 1914 (research timeline,
-    Churchill p.96), is ``territorial_belt("Italy", 6)``.
+    Italy's 6-mile belt, which the Admiralty ordered respected on 4 August 1914 ("no ship within 6 miles
+    of the Italian coast", Churchill, The World Crisis vol.1 p.96), is ``territorial_belt("Italy", 6)``.
     """
     land = coast_of(sovereign)
     c = land.centroid

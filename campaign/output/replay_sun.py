@@ -9,7 +9,7 @@ trigonometry to get the sun's altitude anywhere on the map:
 the geometric altitude of the sun's centre (no refraction). The astronomy and the thresholds are the
 strategic world's (``campaign.world.light`` and ``data/light.yaml``): this module only adapts them to
 the replay, so the night the page draws is the night the ships see, and both are checked against 1914
-sunrise and twilight times (research notes.md, Appendix A).
+sunrise and twilight times computed with PyEphem (tests/world/test_light.py, tests/output/test_replay.py).
 
 Phases (:data:`PHASES`): ``night`` when the sun is below civil twilight (-6 deg), ``twilight`` from there
 to the sunrise altitude (-0.833 deg: 34' refraction plus 16' semi-diameter), ``day`` above. The replay

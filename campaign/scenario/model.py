@@ -45,7 +45,8 @@ class NeutralNotice:
     """A neutral's notice to a belligerent in one of its ports: the stay limit counts from ``t_min``.
 
     Hague Convention XIII (1907), Art. 12 limits a belligerent warship's stay in a neutral port to
-    24 hours; Italy counted them from its notification (research timeline, 5 Aug 1914 17:00).
+    24 hours; Italy counted them from its notification, 17:00 on 5 Aug 1914 (a Russian naval narrative,
+    probably Bolnykh, litmir.club/br/?b=282688&p=9; Massie, Castles of Steel ch.8).
     """
 
     port: str

@@ -30,7 +30,9 @@ from when the first was held: when a call finds one, each message takes its own 
 **Jamming.** ``set_jamming(node, True)`` puts a node's set to jamming. A jammer hostile to a message
 blocks a wireless hop when its own signal at the hop's receiver is at least as strong as the sender's,
 strength judged as distance over range: ``d_jam / R_jam <= jam_margin * d_send / R_send`` (and the
-receiver within the jammer's range). Both sides jammed in August 1914 (research notes.md section 5).
+receiver within the jammer's range). Both sides jammed in August 1914: British cruisers and shore stations
+against Goeben (Lorey, Russian tr. p.6), Goeben against the British cruisers' reports (Hough, The Great War
+at Sea).
 
 **Interception.** Every wireless transmission by a node is heard by every hostile node whose set is
 within the transmitter's range times the listener's receive factor (and ``intercept_factor``). The

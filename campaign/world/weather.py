@@ -434,7 +434,7 @@ def parse_script(raw: Any, regions: Sequence[str] | None = None) -> tuple[Script
 
 @functools.cache
 def historical_script(path: Path = HISTORICAL_SCRIPT_FILE) -> tuple[ScriptedPeriod, ...]:
-    """The scripted weather of 2-12 August 1914 (research notes.md section 3)."""
+    """The scripted weather of 2-12 August 1914 (data/weather_1914.yaml; each period cites its sources)."""
     return parse_script(load_yaml(path.read_text())["periods"])
 
 

@@ -201,8 +201,9 @@ class World:
         warships = any(not s.ship.is_merchant for s in force.active_ships())
         if warships and self.belligerent(force.nation) and self.relation(force, place.nation) == "neutral":
             force.port_clock_min = self.env.now
-            # A neutral's notice, given while the force lies there, restarts the count (research
-            # timeline: Italy counted Goeben's 24 hours at Messina from 17:00 on 5 August).
+            # A neutral's notice, given while the force lies there, restarts the count (Italy counted
+            # Goeben's 24 hours at Messina from 17:00 on 5 August: a Russian naval narrative, probably
+            # Bolnykh, litmir.club/br/?b=282688&p=9; Massie, Castles of Steel ch.8).
             for notice in self.scenario.neutral_notices:
                 if notice.port == place.name and notice.nation == force.nation and notice.t_min > self.env.now:
                     force.pending_notice = notice.t_min

@@ -19,7 +19,7 @@ LAND = default_land()
     (37.0, 18.0, False),     # the Ionian Sea
     (35.0, 18.0, False),     # between Malta and Crete
     (40.80, 27.50, False),   # the Sea of Marmara
-    (38.24583, 15.6325, False),  # the Strait of Messina (research places.yaml reference point)
+    (38.24583, 15.6325, False),  # the Strait of Messina (Wikipedia 'Strait of Messina' reference point)
 ])
 def test_known_points(lat, lon, land) -> None:
     assert LAND.is_land(lat, lon) is land

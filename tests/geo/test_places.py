@@ -1,7 +1,8 @@
 """Tests of the gazetteer (campaign/geo/places.py) and its bundled data (data/places.yaml).
 
-Numbers asserted here come from the sources cited in data/places.yaml: the research coordinates,
-seed 000's coaling rules and the historical coaling rates, and the GSHHG land data.
+Numbers asserted here come from the sources cited in data/places.yaml: the coordinates (WPI-dm port
+directory, ferry-port script, Wikipedia-family pages), seed 000's coaling rules and the historical
+coaling rates, and the GSHHG land data.
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ def test_every_name_and_aka_resolves_to_its_place() -> None:
             assert GAZ.get(name) is place
 
 
-# Place names of research/timeline_inputs.csv: orders copied from the research resolve.
+# Place names of the historical orders and events (the ports, destinations and ordered areas the sources
+# name for 2-12 August 1914): orders copied from the sources resolve.
 TIMELINE_PLACES = [
     "Algiers", "Andros", "Bizerte", "Bône", "Brindisi", "Cape Malea", "Cape Matapan", "Crete (Heraklion)",
     "Dardanelles (strait reference point)", "Denusa", "Malta (Valletta)", "Messina", "Milos", "Pantelleria",
@@ -96,7 +98,7 @@ TIMELINE_PLACES = [
 
 
 @pytest.mark.parametrize("name", TIMELINE_PLACES)
-def test_research_timeline_places_resolve(name: str) -> None:
+def test_historical_timeline_places_resolve(name: str) -> None:
     assert name in GAZ
 
 

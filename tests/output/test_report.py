@@ -1,7 +1,8 @@
 """report.md and the measures of a real historical run (campaign/output/report.py, report_story.py).
 
 One run of scenarios/goeben_1914.yaml, written once for the module. Historically Goeben and Breslau entered
-the Dardanelles on the evening of 10 August 1914 (research timeline: 10 Aug, Muzhenikov; Lorey p.10), and
+the Dardanelles on the evening of 10 August 1914 (Muzhenikov, 'Lineynye kreysera Fon der Tann, Moltke, Geben
+i Zeydlits', homeread.net, online page 34; Lorey, Russian tr. p.10), and
 the Admiralty's war telegram, "Commence hostilities against Germany", went out at the ultimatum's expiry.
 """
 

@@ -17,8 +17,9 @@ from tests.conftest import scenario_dict
 from tests.world.helpers import records
 
 START, END = "1914-08-04T00:00Z", "1914-08-04T08:00Z"
-# Germany declared war on France at 18:45 CET on 3 August 1914 (research timeline); the bombardments of
-# Philippeville and Bone came at first light on the 4th.
+# Germany declared war on France on 3 August 1914 (Muzhenikov, 'Lineynye kreysera Germanii': the notice to
+# Souchon, date only); 18:45 CET is the scenario's STAND-IN evening hour (scenarios/goeben_1914.yaml,
+# war_germany_france). The bombardments of Philippeville and Bone came at first light on the 4th.
 WAR_ON_FRANCE = [{"at": "1914-08-03T17:45Z", "war": ["Germany", "France"]}]
 NO_WAR_ON_FRANCE = [{"at": "1914-08-03T17:45Z", "war": ["United Kingdom", "Germany"]}]
 

@@ -25,7 +25,7 @@ def test_the_neutral_stay_limit_is_24_hours_under_hague_xiii() -> None:
 
 
 @pytest.mark.parametrize("ship, side, port", [
-    ("Gloucester", "Entente", "Valletta"),   # British at Malta: 240 t/h (research: New Zealand, 1913)
+    ("Gloucester", "Entente", "Valletta"),   # British at Malta: 240 t/h (HMS New Zealand, Timaru Herald 1913)
     ("Courbet", "Entente", "Valletta"),      # French at Malta: the board game's 6 units
     ("Goeben", "Central Powers", "Messina"),  # German at Messina: 1,500 t in 23 h (Massie; Tuchman)
     ("Defence", "Entente", "Bizerte"),
@@ -44,7 +44,8 @@ def test_port_coaling_fills_at_the_ports_rate_for_the_nation(write_scenario, shi
 
 
 def test_messina_rate_reproduces_goebens_1500_tons(write_scenario) -> None:
-    # Research timeline: coal from early afternoon on 5 Aug; ~1,500 t by noon on 6 Aug.
+    # Coal from early afternoon on 5 Aug; ~1,500 t by noon on 6 Aug (Massie, Castles of Steel ch.8; Tuchman,
+    # The Guns of August p.21).
     sc = coal_in_port("Goeben", "Central Powers", "Messina", 1000.0,
                       [{"do": "coal", "until": "1914-08-02T23:00Z"}], start="1914-08-02T00:00Z")
     end = one(run_file(write_scenario(sc)), "Goeben", "coal_end")

@@ -1,7 +1,8 @@
 """Tests of the light at sea (campaign/world/light.py, data/light.yaml).
 
-Times to check against come from research notes.md, section 2 and Appendix A (PyEphem 4.2.1, computed for
-the dataset, UT; full moon 6 Aug 1914 00:40 UT, checked there against the eclipse of 21 Aug 1914). Two
+Times to check against come from a table computed with PyEphem 4.2.1 (UT; full moon 6 Aug 1914 00:40
+UT; the new moon it gives, 21 Aug 1914 12:26 UT, agrees with the greatest eclipse of that day at 12:34:27
+UTC, Wikipedia 'Solar eclipse of August 21, 1914', wikimili.com/en/Solar_eclipse_of_August_21,_1914). Two
 conventions of that table matter to the tolerances:
 
 * its sunrise, sunset, moonrise and moonset columns set a -0:34 horizon *and* kept PyEphem's default
@@ -186,8 +187,9 @@ def test_vectorised_equals_scalar() -> None:
     ("Denusa", 6, "02:55", "17:49"),
 ])
 def test_civil_dawn_and_dusk_of_1914(place: str, day: int, dawn: str, dusk: str) -> None:
-    """research notes.md Appendix A, within 2 minutes; and within 5 s of ephem's own -6 deg crossing
-    (geometric, pressure 0), found by its rising/setting search rather than our sub-point."""
+    """The table's civil dawn and dusk (PyEphem, see the module docstring), within 2 minutes; and within 5 s
+    of ephem's own -6 deg crossing (geometric, pressure 0), found by its rising/setting search rather than
+    our sub-point."""
     lat, lon = _where(place)
     changes = _changes(lat, lon, _utc(day), _utc(day, 23, 59))
     got_dawn = [t for t, a, b in changes if a in ("moonlit_night", "dark_night") and b == "twilight"]
@@ -205,7 +207,7 @@ def test_civil_dawn_and_dusk_of_1914(place: str, day: int, dawn: str, dusk: str)
 def test_sunrise_at_messina_on_4_august_1914() -> None:
     """Standard sunrise (upper limb on the horizon, 34' refraction: centre at -0.833 deg) is 04:01:44 UT.
 
-    The research table's 03:57 counts refraction twice (a -0:34 horizon on top of PyEphem's default
+    The computed table's 03:57 counts refraction twice (a -0:34 horizon on top of PyEphem's default
     1010 mbar refraction); that setting reproduces it to the second, 03:57:24.
     """
     lat, lon = _where("Messina")
@@ -234,7 +236,7 @@ def test_noon_is_day_and_midnight_is_night() -> None:
 
 
 def test_full_moon_of_6_august_1914() -> None:
-    """Full moon 6 Aug 1914 00:40 UT (research notes.md section 2; ephem agrees to the minute).
+    """Full moon 6 Aug 1914 00:40 UT (computed with PyEphem 4.2.1; the installed ephem agrees to the minute).
 
     The lit fraction is >= 0.999 then; it peaks at least elongation, which follows opposition in
     longitude by about an hour here because the moon stood off the ecliptic, so its maximum is within
@@ -258,7 +260,7 @@ def _moon_crossing(lat: float, lon: float, t0: datetime, t1: datetime) -> dateti
 
 
 def test_moonrise_at_messina_on_6_august_1914() -> None:
-    """research notes.md: the moon rose at about 18:26 UT at Messina on 6 Aug, shortly after sunset.
+    """The moon rose at about 18:26 UT at Messina on 6 Aug, shortly after sunset (computed with PyEphem).
 
     That column counts refraction twice (see the module docstring): the standard moonrise, which
     light.py's moonrise altitude gives, is 18:30 UT, 4 minutes later; it matches ephem's standard
@@ -277,9 +279,10 @@ def test_moonrise_at_messina_on_6_august_1914() -> None:
 
 @pytest.mark.parametrize("place", ["Messina", "Cape Matapan", "Zante"])
 def test_the_night_of_6_7_august_was_moonlit_all_night(place: str) -> None:
-    """"Bright moonlight" on the night of 6/7 Aug (research notes.md section 2: Massie, Hough; Kopp's
-    "moonlight on the water"): the moon was up all night in the Ionian, so night is moonlit from dusk
-    to dawn with no change between."""
+    """"Bright moonlight" on the night of 6/7 Aug (Massie, Castles of Steel, read-anybook.com; Hough, The
+    Great War at Sea p.11; Kopp's "moonlight on the water", memoir, Russian tr., onlinekniga.com p.11):
+    the moon was up all night in the Ionian, so night is moonlit from dusk to dawn with no change
+    between."""
     lat, lon = _where(place)
     changes = _changes(lat, lon, _utc(6, 12), _utc(7, 12))
     states = [b for _, _, b in changes]

@@ -383,7 +383,8 @@ def test_a_hostile_or_neutral_ship_does_not_relay() -> None:
 
 
 def test_goeben_reaches_constantinople_through_the_general_at_smyrna() -> None:
-    """The research's German path: Goeben -> the steamer General (a relay) -> ashore -> Constantinople."""
+    """The German path (Lorey, Russian tr. p.10): Goeben -> the steamer General (a relay) -> ashore ->
+    Constantinople."""
     data = default_signal_data()
     env = simpy.Environment()
     rec = Recorder()
@@ -400,7 +401,8 @@ def test_goeben_reaches_constantinople_through_the_general_at_smyrna() -> None:
 
 
 def test_italian_signal_station_sighting_reaches_the_flagship_by_messina_wt() -> None:
-    """Research notes section 5: coast signal stations telegraphed sightings; Millo relayed them by radio."""
+    """Coast signal stations telegraphed sightings; Millo relayed them by radio (Italian Adriatic history,
+    asa.archiviostudiadriatici.it libria_144489 OCR p.203)."""
     data = default_signal_data()
     env = simpy.Environment()
     rec = Recorder()

@@ -1,8 +1,10 @@
 """Weather: determinism, scripts over the stochastic chain, the chain's August statistics, the effects'
-rules (seed 004, Jane; thresholds in data/weather.yaml) and the historical script (research notes.md s.3)."""
+rules (seed 004, Jane; thresholds in data/weather.yaml) and the historical script (data/weather_1914.yaml,
+from the 1914 narratives: Churchill, Massie, Lorey, Kopp, Hough)."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -316,9 +318,18 @@ def test_gunnery_and_dirty_weather_thresholds() -> None:
 # ---------------------------------------------------------------------------------------------- 1914
 
 
-def test_historical_script_cites_notes_and_covers_its_days() -> None:
+# An original source: a book's page or chapter ("p.6", "ch.10") or a web page ("diarygreatwar.blogspot.com"),
+# not the team's compiled notes.
+ORIGINAL_SOURCE = re.compile(r"\b(?:p|ch)\.\s?\d+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|de|ru|it)\b")
+COMPILED_NOTES = re.compile(r"notes\.md|\bresearch\b", re.IGNORECASE)
+
+
+def test_historical_script_cites_original_sources_and_covers_its_days() -> None:
     script = W.historical_script()
-    assert len(script) >= 5 and all(s.source and "notes.md s.3" in s.source for s in script)
+    assert len(script) >= 5
+    for s in script:
+        assert s.source and ORIGINAL_SOURCE.search(s.source), s
+        assert not COMPILED_NOTES.search(s.source), s
 
 
 @pytest.mark.parametrize("seed", range(8))
