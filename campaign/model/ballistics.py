@@ -96,3 +96,58 @@ def converted_range_yd(muzzle_velocity_mps: float, shell_kg: float, calibre_mm: 
     ff = fit_form_factor(muzzle_velocity_mps, from_elevation_deg, from_range_yd * M_PER_YD, shell_kg,
                          calibre_mm)
     return range_m(muzzle_velocity_mps, to_elevation_deg, shell_kg, calibre_mm, ff) / M_PER_YD
+
+
+def impact(muzzle_velocity_mps: float, elevation_deg: float, shell_kg: float, calibre_mm: float,
+           form_factor: float) -> tuple[float, float, float]:
+    """(range m, striking velocity m/s, angle of fall deg below the horizontal) of a shell fired at
+    ``elevation_deg``: ``range_m``'s trajectory, read where it meets the sea (the step crossing it
+    interpolated), for the striking velocity and angle that armour penetration wants."""
+    if not (muzzle_velocity_mps > 0 and 0 < elevation_deg < 90 and shell_kg > 0 and calibre_mm > 0
+            and form_factor > 0):
+        raise ValueError("impact needs a positive velocity, shell, calibre and form factor and an "
+                         "elevation between 0 and 90 degrees")
+    area_m2 = math.pi * (calibre_mm / 2000.0) ** 2
+    x = y = 0.0
+    vx = muzzle_velocity_mps * math.cos(math.radians(elevation_deg))
+    vy = muzzle_velocity_mps * math.sin(math.radians(elevation_deg))
+    while True:
+        rho, sound = _air(y)
+        v = math.hypot(vx, vy)
+        k = 0.5 * rho * v * area_m2 * drag_coefficient(v / sound) * form_factor / shell_kg
+        nx, ny = x + vx * STEP_S, y + vy * STEP_S
+        if ny < 0.0 and vy < 0.0:
+            return (x + vx * STEP_S * (y / (y - ny)), math.hypot(vx, vy),
+                    math.degrees(math.atan2(-vy, vx)))
+        x, y = nx, ny
+        vx -= k * vx * STEP_S
+        vy -= (GRAVITY_MPS2 + k * vy) * STEP_S
+
+
+def elevation_for_range_deg(muzzle_velocity_mps: float, range_at_m: float, shell_kg: float,
+                            calibre_mm: float, form_factor: float, max_elevation_deg: float = 45.0) -> float:
+    """The (lower) elevation at which ``range_m`` reaches ``range_at_m`` (bisection); ValueError beyond the
+    range at ``max_elevation_deg``."""
+    lo, hi = 1e-4, max_elevation_deg
+    if range_m(muzzle_velocity_mps, hi, shell_kg, calibre_mm, form_factor) < range_at_m:
+        raise ValueError(f"{range_at_m:.0f} m is beyond the reach at {max_elevation_deg} deg")
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if range_m(muzzle_velocity_mps, mid, shell_kg, calibre_mm, form_factor) < range_at_m:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def striking(muzzle_velocity_mps: float, range_at_m: float, shell_kg: float, calibre_mm: float,
+             form_factor: float, max_elevation_deg: float = 45.0) -> tuple[float, float]:
+    """(striking velocity m/s, angle of fall deg) at ``range_at_m``: the elevation that reaches it
+    (``elevation_for_range_deg``), then the velocity and descent angle where that trajectory meets the sea.
+    At zero range the muzzle velocity, falling at 0 deg."""
+    if range_at_m <= 0.0:
+        return muzzle_velocity_mps, 0.0
+    elev = elevation_for_range_deg(muzzle_velocity_mps, range_at_m, shell_kg, calibre_mm, form_factor,
+                                   max_elevation_deg)
+    _, v, fall = impact(muzzle_velocity_mps, elev, shell_kg, calibre_mm, form_factor)
+    return v, fall

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from campaign.model.penetration import Shell
 from campaign.tactics.jane_rulebook import (
     aspect_fraction,
     deck_share,
@@ -39,6 +40,7 @@ from campaign.tactics.jane_rulebook import (
     penetrates,
     raking_weight,
     range_shift_yd,
+    shell_penetrates,
     strikes_eyes_shut,
     torpedo_chance_in_six,
     torpedo_range_yd,
@@ -391,13 +393,25 @@ def ships_across_line(ships: list[ShipState], firer: ShipState, target: ShipStat
 # Projectile and hits
 
 
-def choose_projectile(rules: JaneRules, cls: str, target: ShipState, range_yd_: float) -> str:
-    """Jane's column the gun fires on: HE/common shell (``"he"``) if it gets through her waterline at
-    normal impact, else capped AP (scored as ``"shot"``) if the class carries it, else HE (data file,
-    ``penetration.apc_classes``)."""
-    if penetrates(rules, cls, "he", target.waterline_grade, range_yd_):
+def choose_projectile(rules: JaneRules, group: GunGroup, target: ShipState, range_yd_: float) -> str:
+    """Jane's column the group fires on: its common/HE shell (``"he"``) if that gets through her waterline
+    square to the line of fire at this range, else its armour-piercing shell, capped or not (``"ap"``,
+    Jane's "armour-piercing shell"), if it has one, else common/HE (data file, ``penetration``). A group
+    with no shell figures: Jane's table, AP shell for the classes that carry it (``apc_classes``)."""
+    he, ap = group.he_shell, group.ap_shell
+    if he is None and ap is None:  # no shell figures: Jane's table
+        if penetrates(rules, group.cls, "he", target.waterline_grade, range_yd_):
+            return "he"
+        return "ap" if group.cls in rules.apc_classes else "he"
+    if he is not None and shell_penetrates(rules, group.cls, he, "he", target.waterline_mm, range_yd_):
         return "he"
-    return "shot" if cls in rules.apc_classes else "he"
+    return "ap" if ap is not None else "he"
+
+
+def fired_shell(group: GunGroup, projectile: str) -> Shell | None:
+    """The shell behind Jane's column ``projectile``: the group's armour-piercing shell on "ap" (and
+    "shot"), its common/HE shell on "he"."""
+    return group.he_shell if projectile == "he" else group.ap_shell
 
 
 def _draw_part(ctx: FireContext, target: ShipState, range_yd_: float) -> str:
@@ -464,16 +478,21 @@ def resolve_hit(ctx: FireContext, firer: ShipState, target: ShipState, group: Gu
     off_beam = off_beam_deg(target, firer)
     effects: list[str] = []
     grade, pierced, where = "none", False, None
+    shell = fired_shell(group, projectile)
     if part in ("belt", "deck"):
         u = float(ctx.rng.random())
         where = _zone(rules, u)
         if part == "belt":
-            grade = target.waterline_grade_coal if where == "machinery" else target.waterline_grade
-            pierced = penetrates(rules, group.cls, projectile, grade, true_range_yd, off_beam)
+            coal = where == "machinery"
+            grade = target.waterline_grade_coal if coal else target.waterline_grade
+            plate_mm = target.waterline_coal_mm if coal else target.waterline_mm
+            pierced = shell_penetrates(rules, group.cls, shell, projectile, plate_mm, true_range_yd,
+                                       off_beam)
             weight = raking_weight(rules, off_beam, projectile)
         else:
             grade = target.deck_grade
-            pierced = penetrates(rules, group.cls, projectile, grade, true_range_yd, rules.deck_obliquity_deg)
+            pierced = shell_penetrates(rules, group.cls, shell, projectile, target.deck_mm, true_range_yd,
+                                       deck=True)
             weight = 1.0
         if pierced:
             _count_penetration(ctx, target, weight, where, effects)
@@ -482,7 +501,8 @@ def resolve_hit(ctx: FireContext, firer: ShipState, target: ShipState, group: Gu
         g, mount = _pick_mount(ctx, pool)
         grade = g.grade
         obliquity = off_beam if g.casemate else 0.0
-        pierced = penetrates(rules, group.cls, projectile, grade, true_range_yd, obliquity)
+        pierced = shell_penetrates(rules, group.cls, shell, projectile, g.protection_mm, true_range_yd,
+                                   obliquity)
         where = g.gun.label
         if pierced and mount.working > 0:
             effects.append(f"{mount.working} x {g.gun.label} disabled")
@@ -492,7 +512,8 @@ def resolve_hit(ctx: FireContext, firer: ShipState, target: ShipState, group: Gu
             effects.append(f"{g.gun.label} out for {rules.he_gun_out_moves} moves")
     elif part == "conning_tower":
         grade = target.conning_tower_grade
-        pierced = penetrates(rules, group.cls, projectile, grade, true_range_yd, 0.0)
+        pierced = shell_penetrates(rules, group.cls, shell, projectile, target.conning_tower_mm,
+                                   true_range_yd)
         if pierced:
             target.no_steer_until_move = max(target.no_steer_until_move, ctx.move + rules.no_steer_moves)
             effects.append(f"conning tower pierced: no steering for {rules.no_steer_moves} moves")
@@ -612,7 +633,7 @@ def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], bar
         return  # light quick-firers' shells diverted onto an armoured ship do nothing (data file ``guns``)
     aim = sight.aim or ctx.aim(firer, target, sight)[1]
     true_range = sight.range_yd
-    projectile = choose_projectile(rules, g.cls, target, true_range)
+    projectile = choose_projectile(rules, g, target, true_range)
     strikes = barrels * g.strikes
     hits = int(ctx.rng.binomial(strikes, aim.chance * firer.fire_factor))
     g.next_fire_move = ctx.move + g.interval_moves

@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from campaign.model.penetration import PenetrationRules, Shell, default_penetration, perforates
 from campaign.model.ships import LT_TO_T, Gun, Ship
 from campaign.tactics.jane_rules import GRADES, PROJECTILES, YD_PER_M, JaneRules
 from campaign.tactics.kinematics import points_to_deg
@@ -149,6 +150,43 @@ def penetrates(rules: JaneRules, cls: str, projectile: str, grade: str, range_yd
     if cls == rules.all_penetrate_class and range_yd <= rules.all_penetrate_yd:
         return True
     return penetration_power(rules, cls, projectile, range_yd, obliquity_deg) >= g
+
+
+def grade_ratio(rules: JaneRules) -> float:
+    """How much thinner each of Jane's grades is than the next (the data file's one ratio, about 0.705:
+    ``armour.grade_min_mm`` from f to aaaa)."""
+    lo, hi = rules.grade_min_mm[GRADES[1]], rules.grade_min_mm[GRADES[-1]]
+    return (lo / hi) ** (1.0 / (len(GRADES) - 2))
+
+
+def coal_thickness_mm(rules: JaneRules, waterline_mm: float | None, coal_grades: int) -> float | None:
+    """The waterline plate with coal behind it: "coal improves one grade" (seed 004 l.39), a grade's ratio
+    thicker per grade; an unarmoured side with coal behind it counts as thin armour (the thinnest grade,
+    f), as ``armour_grade`` grades it."""
+    if not coal_grades:
+        return waterline_mm
+    if not waterline_mm:
+        return rules.grade_min_mm[GRADES[1]] / grade_ratio(rules) ** (coal_grades - 1)
+    return waterline_mm / grade_ratio(rules) ** coal_grades
+
+
+def shell_penetrates(rules: JaneRules, cls: str, shell: Shell | None, projectile: str,
+                     thickness_mm: float | None, range_yd: float, plan_deg: float = 0.0,
+                     deck: bool = False, pen: PenetrationRules | None = None) -> bool:
+    """Whether a hit of a gun of class ``cls`` gets through a plate ``thickness_mm`` thick (data file,
+    ``penetration``): unarmoured parts and plates thinner than the thinnest grade always (seed 004 l.39,
+    "f thin armour"); an A gun at 700 yards or less through everything (l.39); else Krupp's formula for
+    ``shell`` at the true range, the angle of fall there and the plate's turn ``plan_deg`` in plan from
+    square to the line of fire, or on a deck (``campaign.model.penetration.perforates``). A gun with no
+    shell figures falls back on Jane's graded table (``penetrates``, column ``projectile``)."""
+    if not thickness_mm or thickness_mm < rules.grade_min_mm[GRADES[1]]:
+        return True
+    if cls == rules.all_penetrate_class and range_yd <= rules.all_penetrate_yd:
+        return True
+    if shell is None:
+        obliquity = rules.deck_obliquity_deg if deck else plan_deg
+        return penetrates(rules, cls, projectile, armour_grade(rules, thickness_mm), range_yd, obliquity)
+    return perforates(pen or default_penetration(), shell, thickness_mm, range_yd, plan_deg, deck)
 
 
 # ----------------------------------------------------------------------------------------------------

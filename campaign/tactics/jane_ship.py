@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass, field
 
 from campaign.model.guns import reach_yd
+from campaign.model.penetration import Shell, shell_for
 from campaign.model.ships import Gun, Ship
 from campaign.tactics.armament import (
     HALF_TURN_DEG,
@@ -33,6 +34,7 @@ from campaign.tactics.armament import (
 )
 from campaign.tactics.jane_rulebook import (
     armour_grade,
+    coal_thickness_mm,
     fire_interval_moves,
     gun_class,
     is_armoured,
@@ -91,6 +93,12 @@ class GunGroup:
     #: A light quick-firer of the anti-torpedo-boat battery: it holds its fire at armoured ships
     #: (``jane_rulebook.spares_armoured``).
     spares_armoured: bool = False
+    #: The plate protecting its positions (mm; None unprotected), whose ``grade`` is Jane's; and the
+    #: armour-piercing and common shells it fires (``campaign.model.penetration.shell_for``; None if it
+    #: has none of the kind, or no figures to fly it by).
+    protection_mm: float | None = None
+    ap_shell: Shell | None = None
+    he_shell: Shell | None = None
 
     @property
     def count(self) -> int:
@@ -167,6 +175,13 @@ class ShipState:
     #: Her tubes one by one, loaded or empty (``campaign.tactics.tubes``): which bear on a target. Kept in
     #: step with ``tubes_fired`` and ``above_water_loaded`` (``jane_fire.torpedoes``).
     tubes: TubeBank | None = None
+    #: The plates her grades are of (mm; None: no armour): the waterline (the belt, or the protective
+    #: deck's slope counted double), the waterline by the machinery with the coal behind it, the deck and
+    #: the conning tower. The penetration formula is asked of these (``jane_fire.resolve_hit``).
+    waterline_mm: float | None = None
+    waterline_coal_mm: float | None = None
+    deck_mm: float | None = None
+    conning_tower_mm: float | None = None
     penetrations: float = 0.0
     afloat: bool = True
     waterlogged_before: bool = False
@@ -243,14 +258,15 @@ def _group(rules: JaneRules, ship: Ship, gun: Gun, main_calibre_mm: float) -> Gu
     turret = "turret" in m
     casemate = "casemate" in m and not turret
     a = ship.armour
+    protection_mm: float | None = None
     if turret:
         house = max((t for t in (a.turrets, a.barbettes) if t), default=None)
         factor = 1.0 if gun.calibre_mm >= main_calibre_mm else rules.secondary_protection_factor
-        grade = armour_grade(rules, house * factor if house else None)
+        protection_mm = house * factor if house else None
     elif casemate:
-        grade = armour_grade(rules, a.belt * rules.secondary_protection_factor if a.belt else None)
-    else:
-        grade = "none"  # open or shielded mounts: "any gun hit is disabled" (seed 004 l.79)
+        protection_mm = a.belt * rules.secondary_protection_factor if a.belt else None
+    # open or shielded mounts: no plate, "any gun hit is disabled" (seed 004 l.79)
+    grade = armour_grade(rules, protection_mm)
     cls = gun_class(rules, gun.calibre_mm)
     quick_firing = is_quick_firing(rules, gun)
     return GunGroup(gun=gun, cls=cls, quick_firing=quick_firing,
@@ -260,7 +276,8 @@ def _group(rules: JaneRules, ship: Ship, gun: Gun, main_calibre_mm: float) -> Gu
                     broadside=barrels_bearing(gun, BEAM_DEG), mounts=_mounts(gun),
                     big_gun=is_big_gun(rules, cls, quick_firing),
                     shell_lb=shell_weight_lb(rules, gun.calibre_mm), barrels_by_sector=barrels_by_sector(gun),
-                    spares_armoured=spares_armoured(rules, cls))
+                    spares_armoured=spares_armoured(rules, cls), protection_mm=protection_mm,
+                    ap_shell=shell_for(gun, "ap"), he_shell=shell_for(gun, "common"))
 
 
 def is_big_gun(rules: JaneRules, cls: str, quick_firing: bool) -> bool:
@@ -344,6 +361,8 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
         waterline_grade=armour_grade(rules, waterline_mm),
         waterline_grade_coal=armour_grade(rules, waterline_mm, extra_grades=coal),
         deck_grade=armour_grade(rules, a.deck), conning_tower_grade=armour_grade(rules, a.conning_tower),
+        waterline_mm=waterline_mm, waterline_coal_mm=coal_thickness_mm(rules, waterline_mm, coal),
+        deck_mm=a.deck or None, conning_tower_mm=a.conning_tower or None,
         tubes_total=tubes_total, tubes_fired=tubes_fired, above_water_loaded=tubes.loaded_above_water(),
         tubes=tubes,
         flagship=c.flagship, waterlogged_before=cond.waterlogged, torpedo_hits=int(cond.waterlogged),

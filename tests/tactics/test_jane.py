@@ -241,11 +241,18 @@ def test_penetration_examples():
 
 
 def test_projectile_choice_and_raking():
-    gloucester = from_combatant(RULES, combatant("Gloucester", "B"))  # waterline b (deck slope)
+    gloucester = from_combatant(RULES, combatant("Gloucester", "B"))  # waterline 102 mm (deck slope)
     basilisk = from_combatant(RULES, combatant("Basilisk", "B"))  # unarmoured
-    assert jane_fire.choose_projectile(RULES, "A", gloucester, 8000) == "shot"  # capped AP on Jane's shot
-    assert jane_fire.choose_projectile(RULES, "D", gloucester, 8000) == "he"  # no APC below the big guns
-    assert jane_fire.choose_projectile(RULES, "A", basilisk, 8000) == "he"
+    goeben = from_combatant(RULES, combatant("Goeben", "G"))
+    defence = from_combatant(RULES, combatant("Defence", "B"))
+    sk28, sk15 = goeben.groups[0], goeben.groups[1]
+    mk11 = defence.groups[0]
+    # Capped AP is Jane's "armour-piercing shell", no longer her solid shot (data file, penetration).
+    assert jane_fire.choose_projectile(RULES, sk28, gloucester, 8000) == "ap"  # the 28 cm carries APC only
+    assert jane_fire.choose_projectile(RULES, mk11, gloucester, 8000) == "ap"  # lyddite: 84 mm < 102
+    assert jane_fire.choose_projectile(RULES, sk15, gloucester, 8000) == "ap"
+    assert jane_fire.choose_projectile(RULES, mk11, basilisk, 8000) == "he"
+    assert jane_fire.choose_projectile(RULES, sk15, basilisk, 8000) == "he"
     # "common and AP shell count double ...; at 45 degrees shell gets half again and shot three times" (l.51)
     assert [raking_weight(RULES, a) for a in (0, 44, 45, 60, 90)] == [1, 1, 1.5, 2, 2]
     assert raking_weight(RULES, 45, "shot") == 3
