@@ -1,6 +1,6 @@
 """A ship's damage in boxes: her guns by class, her hull, her torpedo mounts (seed 003, "Great War at Sea").
 
-Seed 003 (a Russian fragment of the "Great War at Sea" rules; English in docs/seed-digest-001-003.md B2)
+Seed 003 (a Russian fragment of the "Great War at Sea" rules; the English is the project's own)
 gives the rules this module follows: hits on a class of guns a ship never had, or has lost, are
 redistributed (8.6, 8.61), one hit on the torpedo mounts destroys them all (8.62), critical hits are
 rolled on two dice, never from tertiary guns and stopped by armour unless the result says otherwise,
