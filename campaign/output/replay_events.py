@@ -120,6 +120,13 @@ def _coal_end(r: Rec) -> str:
     return text
 
 
+def _rearm(r: Rec) -> str:
+    text = f"takes in {num(r.get('rounds_taken'))} rounds of ammunition at {r.get('source', '?')}"
+    if r.get("reason") == "sailed":
+        text += ", sailing before her outfit was full"
+    return text
+
+
 def _transfer_start(r: Rec) -> str:
     return f"begins giving coal at {where(r)}, {num(r.get('cargo_t'))} t in her holds"
 
@@ -520,6 +527,7 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
     "coal_start": _coal_start,
     "coal_delayed": _coal_delayed,
     "coal_end": _coal_end,
+    "rearm": _rearm,
     "transfer_start": _transfer_start,
     "transfer_end": _transfer_end,
     "out_of_coal": _out_of_coal,

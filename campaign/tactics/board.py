@@ -51,6 +51,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from campaign.tactics.ammunition import (
+    MM_PER_IN,
+    Magazine,
+    default_ammunition_rules,
+    rounds_by_gun,
+    rules_rate_rounds_per_min,
+)
+from campaign.tactics.armament import BEAM_DEG, barrels_bearing
 from campaign.tactics.board_rules import (
     BOARD_FILE,
     BoardRules,
@@ -139,6 +147,8 @@ class BoardBattle:
     by_name: dict[str, BoardShip] = field(default_factory=dict)
     paths: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
     _end: str | None = None
+    #: Each ship's rounds per gun group (``campaign.tactics.ammunition``; a firing spends them: ``_spend``).
+    magazines: dict[str, Magazine] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         r = self.rules
@@ -161,6 +171,9 @@ class BoardBattle:
         # The handling is the 1905 rules' (data/tactics/board.yaml, handling: a stand-in).
         self.handling = load_nwc1905_rules()
         self._hulls = {s.name: Hull.of(s.c.ship) for s in self.ships}
+        self.magazines = {s.name: Magazine.of(s.c.ship, s.c.condition) for s in self.ships}
+        for s in self.ships:
+            self._limit_to_rounds(s)
 
     # -- protocol -----------------------------------------------------------------------------------
 
@@ -201,7 +214,7 @@ class BoardBattle:
         cond = s.c.condition
         if s.sunk:
             return Condition(1.0, 0.0, s.max_kn + cond.speed_lost_kn, cond.fast_speed_lost, True,
-                             cond.waterlogged, cond.torpedoes_fired)
+                             cond.waterlogged, cond.torpedoes_fired, self.magazines[name].rounds_left())
         dmg = max(cond.damage, s.hits_taken() / s.hits_to_sink())
         gunnery = cond.gunnery
         if s.gp != s.gp0 or s.fire_penalty:
@@ -216,7 +229,7 @@ class BoardBattle:
         fast_lost = cond.fast_speed_lost or (s.c.fast_speed_kn is not None and (
             not s.fast_available(r) or cap < s.c.fast_speed_kn))
         return Condition(dmg, gunnery, max(0.0, lost_kn), fast_lost, False, cond.waterlogged,
-                         cond.torpedoes_fired)
+                         cond.torpedoes_fired, self.magazines[name].rounds_left())
 
     def step(self, helm: Pilot | Mapping[str, HelmOrder], setting: Setting) -> list[TickEvent]:
         """One tick: the ships move together on the plane (a meeting of hulls is a collision); a collier
@@ -307,6 +320,8 @@ class BoardBattle:
         """The round's exchange of fire (seed 000, 'Combat'): targets chosen among the enemies within each
         firer's reach, then every die rolled and modified before any damage (fire is simultaneous)."""
         r, rng = self.rules, self.rng
+        for s in self.ships:
+            self._limit_to_rounds(s)
         firers = [s for s in self.ships if s.modifier(r) is not None]
         enemies = {id(s): self.in_reach(s, setting) for s in firers}
         plan: list[tuple[BoardShip, BoardShip]] = []
@@ -323,16 +338,47 @@ class BoardBattle:
             shots.append((f, tg, int(die), mod, r.hits(int(die) + mod)))
         events: list[TickEvent] = []
         for f, tg, die, mod, hits in shots:
+            fired = self._spend(f, self._range_yd(f, tg))
             events.append(TickEvent(t, "fire", f.name, tg.name, MappingProxyType({
                 "range_yd": round(self._range_yd(f, tg), 1), "gun_range_yd": f.gun_range,
                 "calibre_mm": f.calibre, "round": self.round + 1, "roll": die, "modifier": mod,
-                "modified_roll": die + mod, "hits": hits})))
+                "modified_roll": die + mod, "hits": hits,
+                "rounds": sum(fired.values()), "rounds_by_gun": rounds_by_gun(f.c.ship, fired)})))
             rng_yd = self._range_yd(f, tg)
             for _ in range(hits):
                 if tg.sunk:  # seed 000 'Combat': excess firings and hits are lost
                     break
                 events += self._hit(t, tg, f, rng_yd)
         return events
+
+    def _spend(self, s: BoardShip, range_yd: float) -> dict[int, int]:
+        """The rounds one firing of hers spends (``data/ammunition.yaml``, engines.board, a stand-in): every
+        gun group in action (no heavier than her guns' calibre) with rounds left that reaches ``range_yd``
+        by the board's reach for its calibre, its barrels bearing on the broadside times the 1905 rules'
+        rate (8 / calibre in inches a minute) for the file's minutes of fire; fractions carried to the next
+        firing. Returns {index in ``ship.guns``: rounds fired}."""
+        minutes = default_ammunition_rules().board_minutes_of_fire_per_firing
+        magazine = self.magazines[s.name]
+        fired: dict[int, int] = {}
+        for i, g in enumerate(s.c.ship.guns):
+            if (not magazine.has(i) or g.calibre_mm > s.calibre
+                    or self.rules.gun_range_yd(g.calibre_mm) < range_yd):
+                continue
+            rate = rules_rate_rounds_per_min(g.calibre_mm / MM_PER_IN)
+            fired[i] = magazine.spend_time(i, barrels_bearing(g, BEAM_DEG) * rate * minutes)
+        return fired
+
+    def _limit_to_rounds(self, s: BoardShip) -> None:
+        """Her guns as her magazine has them: her calibre and reach those of her heaviest group in action
+        with rounds left; with none left she fires no more (as with every gun lost, ``_rearm``)."""
+        if not s.guns:
+            return
+        magazine = self.magazines[s.name]
+        left = [g.calibre_mm for i, g in enumerate(s.c.ship.guns) if magazine.has(i) and g.calibre_mm <= s.calibre]
+        if not left:
+            s.guns, s.gun_range = False, 0.0
+        elif max(left) < s.calibre:
+            s.calibre, s.gun_range = max(left), self.rules.gun_range_yd(max(left))
 
     def _hit(self, t: float, s: BoardShip, firer: BoardShip, range_yd: float) -> list[TickEvent]:
         """One hit (seed 000, 'Combat' and 'Hit Records'): a ship without a card sinks; on a card an odd

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from campaign.model.penetration import Shell
+from campaign.tactics.ammunition import default_ammunition_rules
 from campaign.tactics.jane_rulebook import (
     aspect_fraction,
     deck_share,
@@ -634,7 +635,9 @@ def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], bar
     aim = sight.aim or ctx.aim(firer, target, sight)[1]
     true_range = sight.range_yd
     projectile = choose_projectile(rules, g, target, true_range)
-    strikes = barrels * g.strikes
+    strikes = strikes_loaded(ctx, firer, g, projectile, barrels * g.strikes)
+    if strikes <= 0:
+        return  # no round left, or drawing the guns to load another projectile (``strikes_loaded``)
     hits = int(ctx.rng.binomial(strikes, aim.chance * firer.fire_factor))
     g.next_fire_move = ctx.move + g.interval_moves
     gun = g.gun
@@ -644,11 +647,49 @@ def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], bar
         "eyes_shut": aim.eyes_shut, "off_beam_deg": aim.off_beam_rounded_deg,
         "aspect_fraction": aim.aspect_fraction, "gun": gun.label, "calibre_mm": gun.calibre_mm,
         "gun_class": g.cls, "barrels": barrels, "strikes": strikes, "projectile": projectile,
-        "hit_chance": aim.chance_rounded, "hits": hits, "aimed_at": aimed.name})))
+        "hit_chance": aim.chance_rounded, "hits": hits, "aimed_at": aimed.name,
+        "rounds": strikes * default_ammunition_rules().jane_rounds_per_strike,
+        "rounds_left": firer.magazine.left[g.index] if firer.magazine is not None else None})))
     for _ in range(hits):
         if not target.afloat:
             break
         resolve_hit(ctx, firer, target, g, projectile, true_range)
+
+
+#: ``GunGroup.next_fire_move`` of a group with no round left: never reached, so it is passed over at once.
+NO_ROUNDS_MOVE = 1 << 40
+
+
+def strikes_loaded(ctx: FireContext, firer: ShipState, g: GunGroup, projectile: str, strikes: int) -> int:
+    """How many of the group's ``strikes`` it fires this move, spending a round each from her magazine
+    (``data/ammunition.yaml``, engines.jane: one ticket, one round, seed 004 l.27, l.29): none when it has no
+    round left, fewer when it has fewer. "Tickets must be ready a move in advance and changing projectile
+    needs reload time" (l.27): a group loaded with another projectile than ``projectile`` does not fire; its
+    guns are drawn and loaded with the new one, ready after its loading interval (``change_projectile``)."""
+    magazine = firer.magazine
+    if magazine is not None and not magazine.has(g.index):
+        g.next_fire_move = NO_ROUNDS_MOVE  # it fires no more this battle
+        return 0
+    if g.loaded is not None and g.loaded != projectile:
+        change_projectile(ctx, g, projectile)
+        return 0
+    g.loaded = projectile
+    if magazine is None:
+        return strikes
+    per_strike = default_ammunition_rules().jane_rounds_per_strike
+    fired = magazine.spend(g.index, strikes * per_strike) // per_strike
+    if not magazine.has(g.index):
+        firer.armament_changes += 1  # her last round of this group: her strength and reach change
+    return fired
+
+
+def change_projectile(ctx: FireContext, g: GunGroup, projectile: str) -> None:
+    """Load the group with ``projectile`` (seed 004 l.27): its ticket is written afresh and its guns
+    reloaded, so it fires next after its own loading interval (``data/ammunition.yaml``, engines.jane
+    ``projectile_change: loading_interval``, a stand-in)."""
+    g.loaded = projectile
+    g.projectile_changes += 1
+    g.next_fire_move = ctx.move + g.interval_moves
 
 
 def gunfire(ctx: FireContext, order: list[ShipState]) -> None:

@@ -14,6 +14,8 @@ Mapping (``from_combatant`` in, ``condition_of`` out):
                       if torpedoed and waterlogged here.
   ``waterlogged``, ``torpedoes_fired``, ``sunk`` carried through; ``fast_speed_lost`` set once she
                       loses speed here (she can no longer make a fast chase speed).
+  ``rounds_left``   = her magazine per gun group (``campaign.tactics.ammunition``): in, what she carried
+                      out of her last battle (her full outfit at first); out, less a round per strike.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from campaign.model.guns import reach_yd
 from campaign.model.penetration import Shell, shell_for
 from campaign.model.ships import Gun, Ship
+from campaign.tactics.ammunition import Magazine
 from campaign.tactics.armament import (
     HALF_TURN_DEG,
     ArcRules,
@@ -93,6 +96,11 @@ class GunGroup:
     #: A light quick-firer of the anti-torpedo-boat battery: it holds its fire at armoured ships
     #: (``jane_rulebook.spares_armoured``).
     spares_armoured: bool = False
+    #: Its place in ``Ship.guns`` (and in her ``Magazine``); the projectile its guns are loaded with (None
+    #: until it first fires) and how often it has changed it (seed 004 l.27, ``jane_fire.change_projectile``).
+    index: int = 0
+    loaded: str | None = None
+    projectile_changes: int = 0
     #: The plate protecting its positions (mm; None unprotected), whose ``grade`` is Jane's; and the
     #: armour-piercing and common shells it fires (``campaign.model.penetration.shell_for``; None if it
     #: has none of the kind, or no figures to fly it by).
@@ -196,8 +204,11 @@ class ShipState:
     flagship: bool = False
     #: An armoured ship (``jane_rulebook.is_armoured``): the light quick-firers hold their fire at her.
     armoured: bool = False
-    #: Times the working barrels of her mounts have changed (``disable_mount``, ``from_combatant``).
+    #: Times the working barrels of her mounts have changed (``disable_mount``, ``from_combatant``), or a
+    #: gun group has fired its last round (``jane_fire``).
     armament_changes: int = 0
+    #: Her rounds per gun group (``campaign.tactics.ammunition``); None for a state built without one.
+    magazine: Magazine | None = None
     #: Under ``damage: gwas`` (``campaign.tactics.jane_gwas``): the share of her speed the damage model's
     #: engine criticals leave her, and the factor its fire-control critical puts on her chance to hit.
     speed_factor: float = 1.0
@@ -337,6 +348,8 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
     turret_calibres = [g.calibre_mm for g in ship.guns if "turret" in (g.mounting or "").lower()]
     main = max(turret_calibres, default=float("inf"))
     groups = [_group(rules, ship, g, main) for g in ship.guns]
+    for i, g in enumerate(groups):
+        g.index = i  # its place in ``ship.guns`` and her magazine
     a = ship.armour
     if a.belt:
         waterline_mm = a.belt
@@ -368,6 +381,7 @@ def from_combatant(rules: JaneRules, c: Combatant) -> ShipState:
         flagship=c.flagship, waterlogged_before=cond.waterlogged, torpedo_hits=int(cond.waterlogged),
         armoured=is_armoured(rules, ship),
         helm_squares_per_turn=squares_per_turn(rules, ship.length_m),
+        magazine=Magazine.of(ship, cond),
     )
     st.penetrations = max(0.0, cond.damage) * st.sinking_number
     if cond.sunk or cond.damage >= 1.0:
@@ -413,6 +427,11 @@ def can_use(st: ShipState, g: GunGroup) -> bool:
     return not (g.casemate and st.waterlogged)
 
 
+def has_rounds(st: ShipState, g: GunGroup) -> bool:
+    """Whether the group has a round left (a state without a magazine counts none)."""
+    return st.magazine is None or st.magazine.has(g.index)
+
+
 def fighting_value(rules: JaneRules, st: ShipState) -> float:
     """Weight of fire per move (lb) of the working guns bearing on the broadside, times the fraction
     of her sinking number left."""
@@ -420,12 +439,14 @@ def fighting_value(rules: JaneRules, st: ShipState) -> float:
         return 0.0
     # ``g.shell_lb`` is ``shell_weight_lb(rules, g.gun.calibre_mm)``, taken once when the group was built.
     fire = sum(g.broadside * g.working() / g.count * g.shell_lb
-               * g.strikes / g.interval_moves for g in st.groups if g.count and can_use(st, g))
+               * g.strikes / g.interval_moves for g in st.groups if g.count and can_use(st, g)
+               and has_rounds(st, g))
     return fire * (1.0 - damage_fraction(st))
 
 
 def gun_range_yd(st: ShipState) -> float:
-    return max((g.max_range_yd for g in st.groups if g.working() > 0 and can_use(st, g)), default=0.0)
+    return max((g.max_range_yd for g in st.groups if g.working() > 0 and can_use(st, g) and has_rounds(st, g)),
+               default=0.0)
 
 
 def strength(rules: JaneRules, st: ShipState) -> tuple[float, float]:
@@ -468,4 +489,5 @@ def condition_of(rules: JaneRules, st: ShipState) -> Condition:
         sunk=not st.afloat,
         waterlogged=st.waterlogged,
         torpedoes_fired=st.tubes_fired,
+        rounds_left=st.magazine.rounds_left() if st.magazine is not None else prior.rounds_left,
     )

@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 
 from campaign.tactics import nwc1905_fire as fire
+from campaign.tactics.ammunition import Magazine, default_ammunition_rules, rounds_by_gun
 from campaign.tactics.damage import hull_fraction
 from campaign.tactics.gwas import DAMAGE_GWAS, DAMAGE_OWN, GwasLedger, check_damage
 from campaign.tactics.kinematics import angle_diff_deg, bearing_deg
@@ -112,6 +113,8 @@ class _Ship:
     gwas_gunnery: float = 1.0
     gwas_speed: float = 1.0
     gwas_sunk: bool = False
+    #: Her rounds per gun group (``campaign.tactics.ammunition``): what her fire spends (``_spend``).
+    magazine: Magazine = field(default_factory=lambda: Magazine(()))
 
     @property
     def points_damage(self) -> float:
@@ -175,6 +178,7 @@ class Nwc1905Battle:
                 gunnery_cap=max(0.0, min(1.0, c.condition.gunnery)),
                 afloat=not (c.condition.sunk or points >= rules.destroyed_at * endurance),
                 battery=fire.Battery(rules, c.ship),
+                magazine=Magazine.of(c.ship, c.condition),
                 tubes=tubes,
             )
         self.gwas = NwcGwas(ledger, rules, self._ships) if ledger is not None else None
@@ -230,19 +234,39 @@ class Nwc1905Battle:
             return 0.0
         left = max(0.0, s.endurance - s.points - s.gwas_hull * s.endurance)  # gwas_hull: 0 by the rules' own
         left /= self.rules.fighting_value_endurance_unit
-        return s.battery.broadside_weight * self._offensive(s) * left
+        return self._broadside(s) * self._offensive(s) * left
+
+    def _broadside(self, s: _Ship) -> float:
+        """Her full broadside (battleship broadsides) from the guns with rounds left."""
+        dry = s.magazine.dry()
+        return s.battery.at(fire.BEAM_DEG, 0.0, dry)[0] if dry else s.battery.broadside_weight
+
+    def _spend(self, s: _Ship, rel_bearing_deg: float, rng_yd: float, dry: frozenset[int], offensive: float,
+               dt: float) -> dict[int, int]:
+        """The rounds her guns fire in a move of ``dt`` seconds at a target ``rel_bearing_deg`` off her bow
+        and ``rng_yd`` away (``data/ammunition.yaml``, engines.nwc1905): every group that bears, reaches and
+        has rounds, its barrels times its rate (``nwc1905_fire.rounds_per_min``) for the time, times her
+        offensive factor (the share of her guns still fighting); fractions carried to the next move.
+        Returns {index in ``ship.guns``: rounds fired}."""
+        basis = default_ammunition_rules().nwc1905_rate
+        fired: dict[int, int] = {}
+        for i, g, n in fire.groups_in_reach(s.c.ship, rel_bearing_deg, rng_yd, dry):
+            rate = fire.rounds_per_min(self.rules, g, basis)
+            if rate > 0.0:
+                fired[i] = s.magazine.spend_time(i, n * rate * dt / 60.0 * offensive)
+        return fired
 
     def views(self) -> Sequence[ShipView]:
         """Every ship as the helm may see her; ``max_speed_kn`` is the most she can make now (the fleet
         speed's reserve is the helm's to keep: ``command``)."""
         out = []
         for s in self._ships.values():
-            armed = s.battery.broadside_weight > 0.0
+            armed = self._broadside(s) > 0.0
             out.append(ShipView(
                 name=s.c.name, side=s.c.side, unit=s.c.unit, x_yd=s.x, y_yd=s.y, course_deg=s.course,
                 speed_kn=s.speed, max_speed_kn=self._limit_kn(s), afloat=s.afloat,
                 can_fire=armed and self._offensive(s) > 0.0,
-                gun_range_yd=min(self.rules.gun_range_yd, s.battery.longest_reach_yd) if armed else 0.0,
+                gun_range_yd=min(self.rules.gun_range_yd, s.battery.reach_with_rounds_yd(s.magazine.dry())) if armed else 0.0,
                 fighting_value=self._fighting_value(s)))
         return out
 
@@ -262,7 +286,7 @@ class Nwc1905Battle:
             damage=s.damage, gunnery=self._offensive(s), speed_lost_kn=lost,
             fast_speed_lost=prior.fast_speed_lost or s.torpedoed or fire.offensive_factor(self.rules, s.damage) < 1.0,
             sunk=not s.afloat, waterlogged=prior.waterlogged,
-            torpedoes_fired=prior.torpedoes_fired + s.torpedoes_fired)
+            torpedoes_fired=prior.torpedoes_fired + s.torpedoes_fired, rounds_left=s.magazine.rounds_left())
 
     def settled(self) -> list[TickEvent] | None:
         """The umpire's settlement once a contact has lingered over the hour (seed 002 l.35), else None."""
@@ -350,28 +374,32 @@ class Nwc1905Battle:
             if offensive <= 0.0:
                 continue
             best = None
+            dry = s.magazine.dry()
             for e in afloat:
                 if e.c.side == s.c.side:
                     continue
                 r = math.hypot(e.x - s.x, e.y - s.y)
                 if r > self.rules.gun_range_yd or r > setting.visibility_yd:
                     continue
-                weight, guns = s.battery.at(_relative_bearing_deg(s, e), r)  # the guns that reach her
+                rel = _relative_bearing_deg(s, e)
+                weight, guns = s.battery.at(rel, r, dry)  # the guns that reach her and have rounds
                 if weight <= 0.0:
                     continue
                 key = (self.rules.prefer_own_type and e.kind != s.kind, r)
                 # Masking is the dearest test, and only a target that would be preferred needs it.
                 if (best is None or key < best[0]) and self._clear(s, e, afloat):
-                    best = (key, e, r, weight, guns)
+                    best = (key, e, r, weight, guns, rel)
             if best is None:
                 continue
-            _, e, r, weight, guns = best
+            _, e, r, weight, guns, rel = best
+            fired = self._spend(s, rel, r, dry, offensive, dt)
             resistance = fire.resistance_factor(self.rules, e.c.ship)  # 1 unless target_resistance: armour
             points = fire.fire_points(self.rules, weight, r, offensive, s.turned_deg, dt) * resistance
             halved = s.turned_deg > self.rules.gunfire_halved_above_deg
             events.append(_event(t1, "fire", s.c.name, e.c.name, range_yd=round(r, 1), guns_8in=round(guns, 3),
                                  broadsides=round(weight, 4), offensive_factor=offensive,
-                                 turning_halved=halved, resistance=round(resistance, 3), points=round(points, 3)))
+                                 turning_halved=halved, resistance=round(resistance, 3), points=round(points, 3),
+                                 rounds=sum(fired.values()), rounds_by_gun=rounds_by_gun(s.c.ship, fired)))
             if points > 0.0:
                 received.setdefault(e.c.name, []).append((s.c.name, points, "gunfire"))
         return events

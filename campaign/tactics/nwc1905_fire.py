@@ -19,12 +19,13 @@ import numpy as np
 
 from campaign.model.guns import reach_yd
 from campaign.model.ships import Gun, Ship
+from campaign.tactics.ammunition import practical_rate_rounds_per_min, rules_rate_rounds_per_min
 from campaign.tactics.armament import (
     BEAM_DEG,
     HALF_TURN_DEG,
     ArcRules,
+    barrels_bearing,
     fold_bearing_deg,
-    guns_bearing,
     load_arcs,
 )
 from campaign.tactics.nwc1905_rules import GunClass, Nwc1905Rules
@@ -98,19 +99,50 @@ def is_end_on(rules: Nwc1905Rules, rel_bearing_deg: float) -> bool:
     return rel < rules.end_on_arc_deg or rel > 180.0 - rules.end_on_arc_deg
 
 
-def guns_in_reach(ship: Ship, rel_bearing_deg: float, rng_yd: float = 0.0) -> list[tuple[Gun, int]]:
-    """``armament.guns_bearing`` less the groups whose reach (``campaign.model.guns``) falls short of
-    ``rng_yd``: a gun never fires beyond its own reach."""
-    return [(g, n) for g, n in guns_bearing(ship, rel_bearing_deg) if reach_yd(g) >= rng_yd]
+def groups_in_reach(ship: Ship, rel_bearing_deg: float, rng_yd: float = 0.0,
+                    dry: frozenset[int] = frozenset()) -> list[tuple[int, Gun, int]]:
+    """(index in ``ship.guns``, group, barrels bearing) of the groups with barrels bearing on a target
+    ``rel_bearing_deg`` off the bow whose reach (``campaign.model.guns``) is ``rng_yd`` or more: a gun never
+    fires beyond its own reach. The groups of ``dry`` (no round left) are left out."""
+    arcs = load_arcs()
+    out = []
+    for i, g in enumerate(ship.guns):
+        if i in dry:
+            continue
+        n = barrels_bearing(g, rel_bearing_deg, arcs)
+        if n > 0 and reach_yd(g) >= rng_yd:
+            out.append((i, g, n))
+    return out
 
 
-def fire_weight(rules: Nwc1905Rules, ship: Ship, rel_bearing_deg: float, rng_yd: float = 0.0) -> float:
+def guns_in_reach(ship: Ship, rel_bearing_deg: float, rng_yd: float = 0.0,
+                  dry: frozenset[int] = frozenset()) -> list[tuple[Gun, int]]:
+    """``armament.guns_bearing`` less the groups whose reach falls short of ``rng_yd`` and those of
+    ``dry`` (``groups_in_reach``)."""
+    return [(g, n) for _, g, n in groups_in_reach(ship, rel_bearing_deg, rng_yd, dry)]
+
+
+def rounds_per_min(rules: Nwc1905Rules, gun: Gun, basis: str) -> float:
+    """The rate at which a gun spends its rounds while its ship fires (``data/ammunition.yaml``,
+    engines.nwc1905): basis "rules", the rules' 8 / calibre for its class's nominal calibre (seed 002
+    l.79: a 12-inch once in 1.5 minutes); "guns", its practical rate (``data/guns.yaml``, the rules' law a
+    stand-in where none). Nothing for a gun too small to count (it does not fire in the rules)."""
+    gc = gun_class(rules, gun.calibre_mm)
+    if gc is None:
+        return 0.0
+    if basis == "guns":
+        return practical_rate_rounds_per_min(gun)[0]
+    return rules_rate_rounds_per_min(gc.calibre_in)
+
+
+def fire_weight(rules: Nwc1905Rules, ship: Ship, rel_bearing_deg: float, rng_yd: float = 0.0,
+                dry: frozenset[int] = frozenset()) -> float:
     """Her fire at a target ``rel_bearing_deg`` off her bow and ``rng_yd`` away, in first-class
     battleship broadsides, before damage and turning. Basis "battery": the guns bearing that reach so far
     (``guns_in_reach``) in 8-inch guns over the reference broadside's. Basis "type": her type's fraction
     (cruisers divided by two or four, seed 002 l.47), halved end-on ("broadside battery is twice end-on",
-    l.47), nothing if no gun that counts bears and reaches."""
-    bearing = guns_in_reach(ship, rel_bearing_deg, rng_yd)
+    l.47), nothing if no gun that counts bears and reaches. Groups of ``dry`` have no round left."""
+    bearing = guns_in_reach(ship, rel_bearing_deg, rng_yd, dry)
     guns = value_8in(rules, bearing)
     if rules.fire_basis == "battery":
         return guns / reference_broadside_8in(rules)
@@ -156,25 +188,32 @@ class Battery:
         self.ship = ship
         self.arcs = load_arcs()
         self._reaches = sorted({reach_yd(g) for g in ship.guns})
-        self._by_sector: dict[tuple[int, bool, int], tuple[float, float]] = {}
+        self._by_sector: dict[tuple[int, bool, int, frozenset[int]], tuple[float, float]] = {}
         self.broadside_weight = self.at(BEAM_DEG)[0]
 
-    def at(self, rel_bearing_deg: float, rng_yd: float = 0.0) -> tuple[float, float]:
+    def at(self, rel_bearing_deg: float, rng_yd: float = 0.0,
+           dry: frozenset[int] = frozenset()) -> tuple[float, float]:
         """(``fire_weight``, value in 8-inch guns of the guns bearing and reaching) at a target
-        ``rel_bearing_deg`` off the bow and ``rng_yd`` away."""
+        ``rel_bearing_deg`` off the bow and ``rng_yd`` away, the groups of ``dry`` (no round left) out."""
         band = bisect.bisect_left(self._reaches, rng_yd)  # reaches short of the range
-        key = (*bearing_sector(self.rules, self.arcs, rel_bearing_deg), band)
+        key = (*bearing_sector(self.rules, self.arcs, rel_bearing_deg), band, dry)
         found = self._by_sector.get(key)
         if found is None:
             found = self._by_sector[key] = (
-                fire_weight(self.rules, self.ship, rel_bearing_deg, rng_yd),
-                value_8in(self.rules, guns_in_reach(self.ship, rel_bearing_deg, rng_yd)))
+                fire_weight(self.rules, self.ship, rel_bearing_deg, rng_yd, dry),
+                value_8in(self.rules, guns_in_reach(self.ship, rel_bearing_deg, rng_yd, dry)))
         return found
 
     @property
     def longest_reach_yd(self) -> float:
         """The reach of her longest-ranged gun (yd), 0 without guns."""
         return self._reaches[-1] if self._reaches else 0.0
+
+    def reach_with_rounds_yd(self, dry: frozenset[int]) -> float:
+        """The reach of her longest-ranged gun with a round left (yd), 0 if none has."""
+        if not dry:
+            return self.longest_reach_yd
+        return max((reach_yd(g) for i, g in enumerate(self.ship.guns) if i not in dry), default=0.0)
 
 
 def offensive_factor(rules: Nwc1905Rules, damage_fraction: float) -> float:

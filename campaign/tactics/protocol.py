@@ -10,7 +10,7 @@ the setting (light, sea state, visibility) and each side's intent. The engine ke
 orders of ``campaign.tactics.helm`` (desired course and speed per ship), moves the ships within its
 rules' limits, fires, and returns what happened as ``TickEvent``s. At the end ``condition`` maps its
 bookkeeping back onto the common ``Condition`` so that the next battle, under any engine, starts from
-the same damage.
+the same damage and the same rounds left.
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ class Condition:
     hit boxes. ``gunnery`` is the fraction of her offensive power left (1 full, 0 cannot fire).
     ``speed_lost_kn`` is what damage takes off the most she can make. ``fast_speed_lost`` is the board
     game's "-FS" (she can no longer make her fast chase speed). ``torpedoes_fired`` counts tubes
-    emptied. ``waterlogged`` is Jane's state of a large ship torpedoed but afloat.
+    emptied. ``waterlogged`` is Jane's state of a large ship torpedoed but afloat. ``rounds_left`` is her
+    ammunition: the rounds left per gun group, in the order of ``Ship.guns`` (all the group's barrels
+    together), ``None`` for her full outfit (``campaign.tactics.ammunition``).
     """
 
     damage: float = 0.0
@@ -52,6 +54,7 @@ class Condition:
     sunk: bool = False
     waterlogged: bool = False
     torpedoes_fired: int = 0
+    rounds_left: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import simpy
 from campaign.geo.regions import way_out
 from campaign.geo.routing import Route, RouteError
 from campaign.model.orders import Order, Sail, Speed
+from campaign.world import rearm
 from campaign.world.units import ForceState, Leg
 from campaign.world.weather import WeatherState, freeboard_class, head_sea_speed_loss_kn
 
@@ -285,6 +286,7 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
         coaling.collier_departs(world, force)
     if force.in_port:
         world.command.in_port(force, None)
+        rearm.leave(world, force)  # what her time at an ammunition base gave her
     force.in_port, force.place, force.port_clock_min = False, None, None
     force.pending_notice = None
     force.speed_order = order.speed

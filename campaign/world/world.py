@@ -19,7 +19,7 @@ from campaign.geo.places import Gazetteer, Place, default_places
 from campaign.geo.routing import Router, default_router
 from campaign.model.orders import Bombard, Coal, CoalFromCollier, Detach, Order, Point, Sail, Stop, Wait
 from campaign.scenario.model import ForceSpec, Scenario
-from campaign.world import bombardment, coaling, politics, steaming, victory
+from campaign.world import bombardment, coaling, politics, rearm, steaming, victory
 from campaign.world.clock import Clock
 from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
@@ -75,6 +75,7 @@ class World:
         self.forces: dict[str, ForceState] = {}
         self.ships: dict[str, ShipState] = {}
         self.transfers: dict[str, coaling.CollierTransfer] = {}
+        self.rearming: dict[str, rearm.Rearming] = {}  # ships taking in ammunition (campaign.world.rearm)
         self.collier_waiters: list[tuple[ForceState, ForceState, simpy.Event]] = []
         self.weather = Weather(scenario.start_utc, scenario.end_utc, self.rng["weather"],
                                script=scenario.weather_script)
@@ -208,6 +209,7 @@ class World:
                 if notice.port == place.name and notice.nation == force.nation and notice.t_min > self.env.now:
                     force.pending_notice = notice.t_min
         self.set_all(force, "in_port")
+        rearm.arrive(self, force, place)  # at a base with her navy's ammunition she fills her outfit
 
     def port_deadline(self, force: ForceState) -> float:
         """When the force must be out of the neutral port it lies in (inf when none applies)."""

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from campaign.model.orders import Detach, Stop
+from campaign.tactics.ammunition import rounds_left_by_gun
 from campaign.tactics.battle import BattleOutcome, outmatched, track_columns
 from campaign.tactics.helm import default_helm_rules
 from campaign.world.station import set_offset
@@ -51,7 +52,7 @@ def zoom_out(w: World, fight: Fight, out: BattleOutcome) -> None:
             w.emit(s, "engagement_end", battle=fight.number, engine=out.engine, reason=out.reason,
                    duration_min=round(out.duration_s / 60.0, 1), damage=round(c.damage, 3),
                    gunnery=round(c.gunnery, 3), speed_lost_kn=round(c.speed_lost_kn, 2), sunk=c.sunk,
-                   coal_burnt_t=round(out.coal_t.get(s.name, 0.0), 1),
+                   coal_burnt_t=round(out.coal_t.get(s.name, 0.0), 1), rounds_left=rounds_left_by_gun(s.ship, c),
                    broke_off=list(out.broke_off))
     sides = {s.name: (s.side, f.name) for f in fight.forces for s in f.ships if s.name in out.final}
     w.rec.emit(now, "battle_track", None, None, fight.plane.lat0, fight.plane.lon0, battle=fight.number,
