@@ -182,7 +182,7 @@ def test_a_battle_stops_the_shelling_and_it_goes_on_after(write_scenario, monkey
     from campaign.world import engagement
     from tests.tactics.test_battle import _Engine
 
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 10.0}, gun_range_yd=8000,
                                                                        damage=0.05))
     goeben = dict(GOEBEN, orders=[dict(GOEBEN["orders"][0], until="1914-08-04T06:25Z")])
     chatham = {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": {"lat": 37.3, "lon": 6.9},

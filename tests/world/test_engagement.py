@@ -51,7 +51,7 @@ def recs(world, type_=None, unit=None):
 @pytest.fixture
 def strong_goeben(monkeypatch):
     """Every battle fought by the test engine: Goeben ten times as strong as anyone."""
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.05))
 
 
@@ -86,7 +86,7 @@ def test_ships_go_into_action_at_the_speed_their_force_was_steaming(write_scenar
             handed.append(setup)
             return super().begin(setup, rng)
 
-    monkeypatch.setattr(engagement, "get_engine", lambda name: Recording({"Goeben": 10.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: Recording({"Goeben": 10.0}, gun_range_yd=9000,
                                                                          damage=0.05))
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
@@ -186,7 +186,7 @@ def test_the_world_light_states_are_given_to_the_engines_in_the_rules_words() ->
 
 def test_a_sunk_ship_leaves_her_force_and_the_victor_goes_on_with_her_orders(write_scenario, monkeypatch):
     # Half her fighting value a hit: she is sunk before her break-off takes her out of range.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.5))
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing, end="1914-08-03T06:00Z")
@@ -275,7 +275,7 @@ def test_a_commander_without_leave_to_fire_does_not_begin_a_battle(write_scenari
 
 def test_the_outmatched_side_breaks_off_and_escapes_by_speed(write_scenario, monkeypatch):
     # Goeben ten times as strong, doing no damage: Breslau-fast Gloucester... here Dublin (27 kn) turns away.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.0))
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
@@ -321,7 +321,7 @@ def test_tracks_follow_a_ship_through_her_battle(write_scenario, monkeypatch):
 
     # A slow fight (1 % a minute) between equals, neither breaking off, so that the 10-minute samples of
     # tracks.nc fall inside it.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 1.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 1.0}, gun_range_yd=9000,
                                                                        damage=0.001))
     force, standing = hunter()
     w = run_world(write_scenario, [GOEBEN_EAST, force], standing)
@@ -338,7 +338,7 @@ def test_tracks_follow_a_ship_through_her_battle(write_scenario, monkeypatch):
 def test_a_force_that_breaks_off_may_be_chased(write_scenario, monkeypatch):
     # Goeben means to fight; Gloucester (shadowing) does not and turns away when the battle begins; she
     # is faster, so the battle ends with her drawing off, and Goeben's commander chases her.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.0))
     goeben = dict(GOEBEN_EAST, orders=[{"do": "stop"}])
     force, standing = hunter(on_contact="shadow", may_fire=False, lat=36.05, lon=16.15)
@@ -364,7 +364,7 @@ def test_a_commander_told_only_to_report_who_is_brought_to_action_keeps_away_aft
     # resume_after_h she takes up the order she was on when the battle began. (Once, the battle kept her
     # orders from the one she was on but not the index of it, so her commander's decision at its end took
     # the orders after it, none, as the ones to return to.)
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.0))
     force, standing = hunter(on_contact="report", lat=36.0, lon=17.0)
     force["orders"] = [{"do": "wait", "until": "1914-08-02T00:01Z"},
@@ -394,7 +394,7 @@ def test_a_commander_told_only_to_report_keeps_on_after_a_fight_he_was_not_outma
 
 
 def test_after_a_battle_the_victor_keeps_his_instructions_and_the_outmatched_shadows(write_scenario, monkeypatch):
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Goeben": 10.0}, gun_range_yd=9000,
                                                                        damage=0.0))
     force, standing = hunter()
     standing["Goeben"] = {"on_contact": "engage", "may_fire": True}
@@ -408,7 +408,7 @@ def test_an_attack_on_a_french_transport_frees_the_british_to_fire(write_scenari
     # Seed 000: "British ships can't fire on German ships until 1) the Germans attempt to sink a French
     # Transport". Breslau attacks a transport in sight of Gloucester, whose rules forbid her to fire:
     # the leave is granted, she sees it, and she fights Breslau when that battle is over.
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Transport Algiers": 0.0, "Breslau": 2.0},
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Transport Algiers": 0.0, "Breslau": 2.0},
                                                                        damage=0.02, gun_range_yd=8000))
     forces = [
         {"name": "Convoy", "side": "Entente", "ships": ["Transport Algiers"], "start": {"lat": 37.5, "lon": 6.5},
@@ -441,7 +441,7 @@ def test_an_attack_on_a_french_transport_frees_the_british_to_fire(write_scenari
 
 
 def test_without_the_attack_there_is_no_leave(write_scenario, monkeypatch):
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine(damage=0.02, gun_range_yd=8000))
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine(damage=0.02, gun_range_yd=8000))
     force, standing = hunter()
     standing["Gloucester"]["may_fire"] = False
     politics = [{"at": "1914-08-02T00:00Z", "fire_on_attack": {"by": "United Kingdom", "target": "Germany",
@@ -453,7 +453,7 @@ def test_without_the_attack_there_is_no_leave(write_scenario, monkeypatch):
 def fight_off_cape_passero(write_scenario, monkeypatch):
     """Goeben lies 1.6 nm off Cape Passero and runs from Gloucester, who comes in from the south-east:
     straight away from her is straight inland. The test engine does no damage, so the fight lasts."""
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine(damage=0.0, gun_range_yd=8000))
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine(damage=0.0, gun_range_yd=8000))
     goeben = {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.64, "lon": 15.14},
               "orders": [{"do": "stop"}]}
     force, standing = hunter(lat=36.55, lon=15.25)

@@ -70,7 +70,7 @@ def test_a_message_changes_the_belief_on_receipt_and_a_later_one_reverts_it(writ
 @pytest.fixture
 def strong_novara(monkeypatch):
     """Every battle fought by the test engine."""
-    monkeypatch.setattr(engagement, "get_engine", lambda name: _Engine({"Novara": 10.0}, gun_range_yd=8000,
+    monkeypatch.setattr(engagement, "get_engine", lambda name, damage=None: _Engine({"Novara": 10.0}, gun_range_yd=8000,
                                                                        damage=0.05))
 
 
