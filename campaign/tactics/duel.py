@@ -169,8 +169,10 @@ def duel_setup(duel: Duel, engine: str) -> tuple[BattleSetup, dict[str, float]]:
 
 
 def duel_setting(duel: Duel, engine: str, combatants: Sequence[Combatant]):
-    """The setting ``t_s`` seconds into the duel: the light at the place from ephem, the visibility as
-    the world's sighting rules give it for the smallest ship's hull in that light and weather."""
+    """The setting ``t_s`` seconds into the duel: the light at the place from ephem and where it comes
+    from (``campaign.world.battle_light``), the visibility as the world's sighting rules give it for the
+    smallest ship's hull in that light and weather."""
+    from campaign.world.battle_light import light_direction
     from campaign.world.light import light_at
     from campaign.world.sighting import default_sighting_rules
 
@@ -179,10 +181,14 @@ def duel_setting(duel: Duel, engine: str, combatants: Sequence[Combatant]):
     factor = min(1.0, duel.visibility_nm / 10.0)  # data/weather.yaml reference: Jane's clear-day 10 nm
     ships = [c.ship for c in combatants]
 
+    def hull_nm(light: str) -> float:
+        return min(rules.ranges([s], light, factor, False)[1] for s in ships)
+
     def setting(t_s: float) -> Setting:
-        light = light_at(duel.lat, duel.lon, duel.when + timedelta(seconds=t_s)).state
-        hull_nm = min(rules.ranges([s], light, factor, False)[1] for s in ships)
-        return Setting(tactical_light(light), duel.sea_state, hull_nm * YD_PER_NM, night_action)
+        when = duel.when + timedelta(seconds=t_s)
+        light = light_at(duel.lat, duel.lon, when).state
+        return Setting(tactical_light(light), duel.sea_state, hull_nm(light) * YD_PER_NM, night_action,
+                       light_direction(duel.lat, duel.lon, when, light, hull_nm))
 
     return setting
 

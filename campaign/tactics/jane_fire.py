@@ -15,6 +15,13 @@ bearing some of its barrels bear, and whom no consort masks (``masked_by_consort
 The line of fire (l.53, "Ships in the line of fire may receive the fire on a coin toss"): a ship nearer
 the firer than her target, across the arc the target's hull subtends from the firer
 (``campaign.tactics.plane.hull.in_line_of_fire``), takes the fire on the toss.
+
+The light (l.35, "sun ... night ... shift to targets 1,000-2,000 yards farther"; l.11, sighting by light):
+where the setting knows where the light comes from (``Setting.light_direction``), each firer's shift goes by
+her line of sight to the target (``jane_rulebook.light_shift_yd``: the sun in her eyes by day, the target
+against the bright or the dark sky in twilight) and is recorded in the fire event (``light_shift_yd``); in
+twilight she sees a target only within the range toward the target's bearing
+(``Setting.visibility_toward_yd``: farther against the bright sky).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from campaign.tactics.jane_rulebook import (
     deck_share,
     displacement_lt,
     hit_chance,
+    light_shift_yd,
     passing_range_shift_yd,
     penetrates,
     raking_weight,
@@ -101,14 +109,16 @@ class Aim:
         "chance",
         "chance_rounded",
         "eyes_shut",
+        "light_shift_yd",
         "off_beam_rounded_deg",
         "range_rounded_yd",
         "shifted_range_rounded_yd",
     )
 
     def __init__(self, chance: float, shifted_range_yd: float, eyes_shut: bool, off_beam_deg: float,
-                 aspect_fraction: float, range_yd: float) -> None:
+                 aspect_fraction: float, range_yd: float, light_shift_yd: float = 0.0) -> None:
         self.chance = chance
+        self.light_shift_yd = light_shift_yd
         self.eyes_shut = eyes_shut
         self.aspect_fraction = aspect_fraction
         self.range_rounded_yd = round(range_yd, 1)
@@ -273,10 +283,15 @@ class FireContext:
             sight = self.sight(firer, target)
         if sight.aim is None:
             off_beam = off_beam_deg(target, firer)
+            light_yd = pair_light_shift_yd(self.rules, firer, target, self.setting)
             chance, shifted, shut, aspect = strike_figures(
-                self.rules, target, self.setting, sight.range_yd, self.passing(firer, target), off_beam)
-            sight.aim = Aim(chance, shifted, shut, off_beam, aspect, sight.range_yd)
+                self.rules, target, self.setting, sight.range_yd, self.passing(firer, target), off_beam, light_yd)
+            sight.aim = Aim(chance, shifted, shut, off_beam, aspect, sight.range_yd, light_yd)
         return sight, sight.aim
+
+    def seen_yd(self, firer: ShipState, target: ShipState) -> float:
+        """How far the firer sees a ship on the target's bearing (``Setting.visibility_toward_yd``)."""
+        return self.setting.visibility_toward_yd(true_bearing_deg(firer, target))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -315,11 +330,26 @@ def relative_speed_kn(a: ShipState, b: ShipState) -> float:
     return float(np.hypot(ax - bx, ay - by))
 
 
+def true_bearing_deg(firer: ShipState, target: ShipState) -> float:
+    """True bearing of ``target`` from ``firer``, degrees clockwise from north in [0, 360) (the plane's
+    y axis is north)."""
+    return math.degrees(math.atan2(target.x_yd - firer.x_yd, target.y_yd - firer.y_yd)) % 360.0
+
+
+def pair_light_shift_yd(rules: JaneRules, firer: ShipState, target: ShipState, setting: Setting) -> float:
+    """The light's shift of the range for ``firer`` aiming at ``target``: by the line of sight between
+    them where the setting knows the light's direction (``jane_rulebook.light_shift_yd``)."""
+    if setting.light_direction is None:
+        return rules.light_shift_yd.get(setting.light, 0.0)  # no bearing wanted: the light by name
+    return light_shift_yd(rules, setting, true_bearing_deg(firer, target))
+
+
 def shifted_range_yd(rules: JaneRules, firer: ShipState, target: ShipState, setting: Setting) -> float:
     """The range the target is chosen for: the true range with the rules' shifts (jane_rulebook)."""
     return distance_yd(firer, target) + range_shift_yd(
         rules, target_speed_kn=target.speed_kn, target_engine_turning=target.engine_turning,
-        relative_speed_kn=relative_speed_kn(firer, target), light=setting.light, sea_state=setting.sea_state)
+        relative_speed_kn=relative_speed_kn(firer, target), light=setting.light, sea_state=setting.sea_state,
+        light_yd=pair_light_shift_yd(rules, firer, target, setting))
 
 
 @dataclass(frozen=True)
@@ -331,6 +361,7 @@ class Strike:
     eyes_shut: bool
     off_beam_deg: float
     aspect_fraction: float
+    light_shift_yd: float = 0.0
 
 
 def strike_chance(rules: JaneRules, firer: ShipState, target: ShipState, setting: Setting) -> Strike:
@@ -338,18 +369,19 @@ def strike_chance(rules: JaneRules, firer: ShipState, target: ShipState, setting
     shifted range (eyes shut where the rules say), times the fraction of the drawing that counts."""
     off_beam = off_beam_deg(target, firer)
     passing = relative_speed_kn(firer, target) >= rules.passing_kn
+    light_yd = pair_light_shift_yd(rules, firer, target, setting)
     chance, shifted, shut, aspect = strike_figures(rules, target, setting, distance_yd(firer, target),
-                                                   passing, off_beam)
-    return Strike(chance, shifted, shut, off_beam, aspect)
+                                                   passing, off_beam, light_yd)
+    return Strike(chance, shifted, shut, off_beam, aspect, light_yd)
 
 
 def strike_figures(rules: JaneRules, target: ShipState, setting: Setting, range_yd_: float, passing: bool,
-                   off_beam_deg_: float) -> tuple[float, float, bool, float]:
+                   off_beam_deg_: float, light_yd: float | None = None) -> tuple[float, float, bool, float]:
     """(chance, shifted range, eyes shut, aspect fraction) of ``strike_chance``, from the firer's true
-    range, whether the ships pass at the rules' combined speed (``range_shift_yd``) and the line of fire
-    off the target's beam."""
+    range, whether the ships pass at the rules' combined speed (``range_shift_yd``), the line of fire
+    off the target's beam and the light's shift by direction (``pair_light_shift_yd``; None: by name)."""
     shifted = range_yd_ + passing_range_shift_yd(rules, target.speed_kn, target.engine_turning, passing,
-                                                 setting.light, setting.sea_state)
+                                                 setting.light, setting.sea_state, light_yd)
     shut = strikes_eyes_shut(rules, shifted, setting.sea_state)
     aspect = aspect_fraction(rules, off_beam_deg_)
     chance = hit_chance(rules, target.target_class, shifted, shut) * aspect
@@ -563,18 +595,23 @@ def _target_for(ctx: FireContext, firer: ShipState, g: GunGroup, hostiles: list[
                 visibility_yd: float | None = None) -> tuple[list[Any], int] | None:
     """The nearest enemy afloat within reach on whose bearing some of the group's ready barrels bear
     (the first in ``ctx.ships`` of those equally near), as her ``hostiles_by_range`` entry, with the
-    number of them; ``hostiles`` and ``visibility_yd`` the firer's entries and the setting's, if the
-    caller has them. A light quick-firer passes over armoured ships (``GunGroup.spares_armoured``)."""
+    number of them; ``hostiles`` and ``visibility_yd`` the firer's entries and the farthest the setting
+    lets a ship be seen, if the caller has them. A light quick-firer passes over armoured ships
+    (``GunGroup.spares_armoured``). In twilight an enemy against the dark sky is seen nearer than one
+    against the bright (``Setting.visibility_toward_yd``): one beyond her bearing's range is not seen."""
     if hostiles is None:
         hostiles = ctx.hostiles_by_range(firer)
     if visibility_yd is None:
-        visibility_yd = ctx.setting.visibility_yd
+        visibility_yd = ctx.setting.farthest_visibility_yd()
     reach_yd = min(g.max_range_yd, visibility_yd)
+    directional = ctx.setting.directional_visibility
     ready = -1  # counted when first wanted: often no enemy is within reach
     for entry in hostiles:
         if entry[RANGE_SLOT] > reach_yd:
             return None
         if not entry[ENEMY_SLOT].afloat or (g.spares_armoured and entry[ENEMY_SLOT].armoured):
+            continue
+        if directional and entry[RANGE_SLOT] > ctx.seen_yd(firer, entry[ENEMY_SLOT]):
             continue
         if ready < 0:
             count = g.gun.count
@@ -645,7 +682,8 @@ def _fire(ctx: FireContext, firer: ShipState, g: GunGroup, entry: list[Any], bar
     ctx.events.append(TickEvent(ctx.t_s, "fire", firer.name, target.name, MappingProxyType({
         "range_yd": aim.range_rounded_yd, "shifted_range_yd": aim.shifted_range_rounded_yd,
         "eyes_shut": aim.eyes_shut, "off_beam_deg": aim.off_beam_rounded_deg,
-        "aspect_fraction": aim.aspect_fraction, "gun": gun.label, "calibre_mm": gun.calibre_mm,
+        "aspect_fraction": aim.aspect_fraction, "light_shift_yd": aim.light_shift_yd,
+        "gun": gun.label, "calibre_mm": gun.calibre_mm,
         "gun_class": g.cls, "barrels": barrels, "strikes": strikes, "projectile": projectile,
         "hit_chance": aim.chance_rounded, "hits": hits, "aimed_at": aimed.name,
         "rounds": strikes * default_ammunition_rules().jane_rounds_per_strike,
@@ -695,7 +733,7 @@ def change_projectile(ctx: FireContext, g: GunGroup, projectile: str) -> None:
 def gunfire(ctx: FireContext, order: list[ShipState]) -> None:
     """Big guns of every ship in ticket order, then the quick-firers in the same order."""
     move = ctx.move
-    visibility_yd = ctx.setting.visibility_yd
+    visibility_yd = ctx.setting.farthest_visibility_yd()
     for big in (True, False):
         for firer in order:
             hostiles = None

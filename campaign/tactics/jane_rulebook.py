@@ -33,6 +33,7 @@ from campaign.model.penetration import PenetrationRules, Shell, default_penetrat
 from campaign.model.ships import LT_TO_T, Gun, Ship
 from campaign.tactics.jane_rules import GRADES, PROJECTILES, YD_PER_M, JaneRules
 from campaign.tactics.kinematics import points_to_deg
+from campaign.tactics.protocol import Setting
 
 # ----------------------------------------------------------------------------------------------------
 # Guns
@@ -270,24 +271,26 @@ def spares_armoured(rules: JaneRules, cls: str) -> bool:
 
 
 def range_shift_yd(rules: JaneRules, *, target_speed_kn: float, target_engine_turning: bool,
-                   relative_speed_kn: float, light: str, sea_state: int) -> float:
+                   relative_speed_kn: float, light: str, sea_state: int, light_yd: float | None = None) -> float:
     """Yards added to the range to choose the target (seed 004 l.35, l.37, l.91): 1,000 nearer for a
     target under 6 knots or turning on her engines; 1,000 farther for ships passing at a combined 30
-    knots (their relative speed); farther for poor light and for rolling in a seaway (stand-in bands)."""
+    knots (their relative speed); farther for poor light (``light_yd`` by direction, if given:
+    ``light_shift_yd``) and for rolling in a seaway (stand-in bands)."""
     return passing_range_shift_yd(rules, target_speed_kn, target_engine_turning,
-                                  relative_speed_kn >= rules.passing_kn, light, sea_state)
+                                  relative_speed_kn >= rules.passing_kn, light, sea_state, light_yd)
 
 
 def passing_range_shift_yd(rules: JaneRules, target_speed_kn: float, target_engine_turning: bool,
-                           passing: bool, light: str, sea_state: int) -> float:
+                           passing: bool, light: str, sea_state: int, light_yd: float | None = None) -> float:
     """``range_shift_yd`` with ``passing`` (whether the ships' relative speed reaches ``passing_kn``)
-    decided by the caller: that comparison is all the relative speed is wanted for."""
+    decided by the caller: that comparison is all the relative speed is wanted for. ``light_yd``: the
+    light's shift by direction (``light_shift_yd``), if the caller has it; else the light's by name."""
     shift = 0.0
     if abs(target_speed_kn) < rules.slow_target_kn or target_engine_turning:
         shift += rules.slow_target_shift_yd
     if passing:
         shift += rules.passing_shift_yd
-    shift += rules.light_shift_yd.get(light, 0.0)
+    shift += rules.light_shift_yd.get(light, 0.0) if light_yd is None else light_yd
     # The largest shift of the bands the sea state reaches (``max`` over them, 0 if none), unrolled:
     # this is asked for every pair of ships that fire on each other, every move.
     sea_yd = None
@@ -296,6 +299,25 @@ def passing_range_shift_yd(rules: JaneRules, target_speed_kn: float, target_engi
             sea_yd = yd
     shift += 0.0 if sea_yd is None else sea_yd
     return shift
+
+
+def light_shift_yd(rules: JaneRules, setting: Setting, bearing_deg: float) -> float:
+    """Yards the light adds to the range of a target on true ``bearing_deg`` from the firer (seed 004
+    l.35: "sun ... night ... shift to targets 1,000-2,000 yards farther"; the data file's ``shifts``).
+    Without the light's direction, the light's figure by name. By day, the sun's dazzle: the greatest
+    shift of the bands whose angle the sun lies within, off the line of sight. In twilight, none for a
+    target against the bright sky (``LightDirection.against_bright_sky``), the twilight figure for one
+    against the dark. At night the night's figure, whatever the bearing."""
+    by_name = rules.light_shift_yd.get(setting.light, 0.0)
+    d = setting.light_direction
+    if d is None:
+        return by_name
+    if setting.light == "day":
+        off_sight = d.sun_off_sight_deg(bearing_deg)
+        return by_name + max((yd for within, yd in rules.sun_dazzle if off_sight <= within), default=0.0)
+    if setting.light == "twilight":
+        return rules.twilight_bright_sky_yd if d.against_bright_sky(bearing_deg) else by_name
+    return by_name
 
 
 def strikes_eyes_shut(rules: JaneRules, shifted_range_yd: float, sea_state: int) -> bool:

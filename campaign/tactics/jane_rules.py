@@ -112,6 +112,8 @@ class JaneRules:
     passing_kn: float
     passing_shift_yd: float
     light_shift_yd: Mapping[str, float]
+    sun_dazzle: tuple[tuple[float, float], ...]  # (sun within deg of the line of sight, yd), nearest first
+    twilight_bright_sky_yd: float
     sea_shift: tuple[tuple[int, float], ...]
     eyes_shut_sea_state: int
     # armour and penetration
@@ -267,6 +269,8 @@ def parse_rules(raw: Mapping[str, Any], file: Path = RULES_FILE) -> JaneRules:
             passing_kn=float(g("shifts.passing_kn")),
             passing_shift_yd=float(g("shifts.passing_yd")),
             light_shift_yd=MappingProxyType({k: float(v) for k, v in g("shifts.light_yd").items()}),
+            sun_dazzle=tuple(sorted((float(a), float(b)) for a, b in g("shifts.sun_dazzle_yd"))),
+            twilight_bright_sky_yd=float(g("shifts.twilight_bright_sky_yd")),
             sea_shift=tuple((int(a), float(b)) for a, b in g("shifts.sea_state_yd")),
             eyes_shut_sea_state=int(g("shifts.eyes_shut_sea_state")),
             grade_min_mm=MappingProxyType(grade_min),

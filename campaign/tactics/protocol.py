@@ -15,6 +15,7 @@ the same damage and the same rounds left.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -83,16 +84,62 @@ class Combatant:
         return self.ship.name
 
 
+def off_bearing_deg(a_deg: float, b_deg: float) -> float:
+    """The angle between two true bearings, degrees in [0, 180] (the same either way round)."""
+    d = abs(a_deg - b_deg) % 360.0
+    return 360.0 - d if d > 180.0 else d
+
+
+@dataclass(frozen=True)
+class LightDirection:
+    """Where the light comes from at the fight now: the sun's true azimuth and geometric altitude
+    (degrees, of its centre; below 0 under the horizon), from ephem at the fight's place and time
+    (``campaign.world.battle_light``). In twilight the sky is bright on the sun's side: a ship whose
+    bearing lies within ``bright_sky_half_angle_deg`` of the sun's azimuth stands against the bright
+    sky and is seen ``bright_sky_visibility_yd`` off, one against the dark rest ``dark_sky_visibility_yd``
+    (the world's sighting ranges, data/sighting.yaml ``twilight_by_direction``); both None outside
+    twilight. Engines whose rules know the sun read the rest (Jane: ``jane_rulebook.light_shift_yd``)."""
+
+    sun_azimuth_deg: float
+    sun_altitude_deg: float
+    bright_sky_half_angle_deg: float = 90.0
+    bright_sky_visibility_yd: float | None = None
+    dark_sky_visibility_yd: float | None = None
+
+    def __post_init__(self) -> None:
+        if (self.bright_sky_visibility_yd is None) != (self.dark_sky_visibility_yd is None):
+            raise ValueError("give both the bright and the dark sky's visibility, or neither")
+        if not 0.0 <= self.bright_sky_half_angle_deg <= 180.0:
+            raise ValueError("bright_sky_half_angle_deg is an angle off the sun's azimuth, 0..180")
+
+    def off_sun_deg(self, bearing_deg: float) -> float:
+        """The angle between a true bearing and the sun's azimuth, degrees in [0, 180]."""
+        return off_bearing_deg(bearing_deg, self.sun_azimuth_deg)
+
+    def sun_off_sight_deg(self, bearing_deg: float) -> float:
+        """The angle between the sun and a line of sight along the horizon on ``bearing_deg`` (degrees,
+        0..180): the sun's angular distance from the point of the horizon looked at."""
+        c = (math.cos(math.radians(self.sun_altitude_deg))
+             * math.cos(math.radians(self.off_sun_deg(bearing_deg))))
+        return math.degrees(math.acos(max(-1.0, min(1.0, c))))
+
+    def against_bright_sky(self, bearing_deg: float) -> bool:
+        """Whether a ship on this bearing stands against the sun's side of the sky."""
+        return self.off_sun_deg(bearing_deg) <= self.bright_sky_half_angle_deg
+
+
 @dataclass(frozen=True)
 class Setting:
     """The conditions of the fight: ``light`` one of LIGHTS, ``sea_state`` on Jane's 0-9 scale,
     ``visibility_yd`` how far a ship can be seen (the world's sighting range for the light and
-    weather), ``night_action`` whether the rules let the fight go on in the dark."""
+    weather), ``night_action`` whether the rules let the fight go on in the dark, ``light_direction``
+    where the light comes from (None: nowhere in particular, no directional effect)."""
 
     light: str = "day"
     sea_state: int = 2
     visibility_yd: float = 20000.0
     night_action: bool = False
+    light_direction: LightDirection | None = None
 
     def __post_init__(self) -> None:
         # A light the rules do not name would silently count as none of theirs (no night shift, no
@@ -100,6 +147,27 @@ class Setting:
         if self.light not in LIGHTS:
             raise ValueError(f"light {self.light!r} is not one of the rules' {', '.join(LIGHTS)} "
                              "(tactical_light converts the world's)")
+
+    @property
+    def directional_visibility(self) -> bool:
+        """Whether how far a ship is seen depends on her bearing (twilight with its direction known)."""
+        d = self.light_direction
+        return d is not None and d.bright_sky_visibility_yd is not None
+
+    def visibility_toward_yd(self, bearing_deg: float) -> float:
+        """How far a ship on this true bearing from the observer is seen: in twilight farther against the
+        bright sky than against the dark (``LightDirection``), else ``visibility_yd`` every way."""
+        d = self.light_direction
+        if d is None or d.bright_sky_visibility_yd is None or d.dark_sky_visibility_yd is None:
+            return self.visibility_yd
+        return d.bright_sky_visibility_yd if d.against_bright_sky(bearing_deg) else d.dark_sky_visibility_yd
+
+    def farthest_visibility_yd(self) -> float:
+        """The farthest a ship is seen on any bearing."""
+        d = self.light_direction
+        if d is None or d.bright_sky_visibility_yd is None or d.dark_sky_visibility_yd is None:
+            return self.visibility_yd
+        return max(d.bright_sky_visibility_yd, d.dark_sky_visibility_yd)
 
 
 def tactical_light(world_light: str) -> str:

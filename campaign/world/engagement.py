@@ -393,12 +393,17 @@ class Engagements:
         return tuple(out)
 
     def _setting_at(self, fight: Fight):
-        """The light, sea and visibility at the centre of the fight, ``t_s`` seconds into it."""
+        """The light, sea and visibility at the centre of the fight, ``t_s`` seconds into it, and where
+        the light comes from (``campaign.world.battle_light``; none under a clear day's stand-in sky)."""
+        from campaign.world.battle_light import light_direction
+        from campaign.world.conditions import WorldConditions
+
         w = self.world
         cond = w.contacts.model.conditions
         model = w.contacts.model
         ships = [s.ship for f in fight.forces for s in f.active_ships()]
         lat0, lon0 = fight.plane.lat0, fight.plane.lon0
+        real_sky = isinstance(cond, WorldConditions)  # ClearDay is day everywhere: no sun to place
 
         def setting(t_s: float) -> Setting:
             t_min = fight.start_min + t_s / 60.0
@@ -406,7 +411,12 @@ class Engagements:
             vis = cond.visibility(lat0, lon0, min(t_min, w.end_min))
             hull_nm = model.rules.ranges(ships, light, vis, False)[1]
             sea = w.weather.at(lat0, lon0, w.clock.utc(min(t_min, w.end_min))).state
-            return Setting(tactical_light(light), int(sea), hull_nm * YD_PER_NM, self.rules.night_action)
+            direction = None
+            if real_sky:
+                direction = light_direction(lat0, lon0, w.clock.utc(min(t_min, w.end_min)), light,
+                                            lambda state: model.rules.ranges(ships, state, vis, False)[1])
+            return Setting(tactical_light(light), int(sea), hull_nm * YD_PER_NM, self.rules.night_action,
+                           direction)
 
         return setting
 

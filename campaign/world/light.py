@@ -358,6 +358,30 @@ def sun_altitude_deg(lat: npt.ArrayLike, lon: npt.ArrayLike, when: datetime) -> 
     return altitude_from_subpoint(lat, lon, sub_lat, sub_lon)
 
 
+def azimuth_from_subpoint_deg(lat: float, lon: float, sub_lat: float, sub_lon: float) -> float:
+    """True azimuth of a body, degrees clockwise from north in [0, 360), seen from (lat, lon) given its
+    sub-point (degrees): the initial bearing of the great circle towards the sub-point,
+
+        az = atan2(sin(dlon) cos(lat_sub), cos(lat) sin(lat_sub) - sin(lat) cos(lat_sub) cos(dlon)),
+
+    ``dlon = lon_sub - lon`` (parallax moves the moon's azimuth by nothing on a spherical Earth)."""
+    la, sla = math.radians(lat), math.radians(sub_lat)
+    dlon = math.radians(sub_lon) - math.radians(lon)
+    y = math.sin(dlon) * math.cos(sla)
+    x = math.cos(la) * math.sin(sla) - math.sin(la) * math.cos(sla) * math.cos(dlon)
+    return math.degrees(math.atan2(y, x)) % 360.0
+
+
+def sun_position_deg(lat: float, lon: float, when: datetime) -> tuple[float, float]:
+    """(true azimuth, geometric altitude) of the sun's centre in degrees at a place and a UTC time: the
+    altitude of :func:`light_at` (the same operations), the azimuth by :func:`azimuth_from_subpoint_deg`.
+    Where the light comes from in a battle (``campaign.world.battle_light``)."""
+    row = _interp(_ephem_date(when))
+    sub_lat, sub_lon = float(row[0]), _wrap_deg(float(row[1]))
+    la, lo = float(lat), float(lon)
+    return azimuth_from_subpoint_deg(la, lo, sub_lat, sub_lon), _altitude_scalar(la, lo, sub_lat, sub_lon, 0.0)
+
+
 def moon_altitude_deg(lat: npt.ArrayLike, lon: npt.ArrayLike, when: datetime) -> Any:
     """Geometric topocentric altitude of the moon's centre, degrees, at a place or an array of places
     at one UTC time: the geocentric altitude lowered by the moon's parallax (about 1 deg; see the
