@@ -16,7 +16,7 @@ The board has no plane inside a square; on ours (``data/tactics/board.yaml`` say
 * Rounds. Each round (``round.length_min``, 30 min) begins with the board's exchange of fire and ends
   with its escape roll, so the board's balance of fire and escape per round is kept. A collier in
   contact with an enemy warship is sunk at the start of any tick ('Colliers': at once).
-* Reach. A ship fires only at an enemy within her gun reach (by calibre) and in sight, the board's target
+* Reach. A ship fires only at an enemy within her gun reach (her longest-ranged gun's, data/guns.yaml) and in sight, the board's target
   rules applying among those; a pair is "in the same square" (in contact) within the longer reach of the
   two and in sight.
 * Escape. A side is running when its intent is to break off (the helm's ``intents``, else the setup's).
@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from campaign.model.guns import reach_up_to_calibre_yd, reach_yd
 from campaign.tactics.ammunition import (
     MM_PER_IN,
     Magazine,
@@ -354,7 +355,7 @@ class BoardBattle:
     def _spend(self, s: BoardShip, range_yd: float) -> dict[int, int]:
         """The rounds one firing of hers spends (``data/ammunition.yaml``, engines.board, a stand-in): every
         gun group in action (no heavier than her guns' calibre) with rounds left that reaches ``range_yd``
-        by the board's reach for its calibre, its barrels bearing on the broadside times the 1905 rules'
+        (its own reach, data/guns.yaml), its barrels bearing on the broadside times the 1905 rules'
         rate (8 / calibre in inches a minute) for the file's minutes of fire; fractions carried to the next
         firing. Returns {index in ``ship.guns``: rounds fired}."""
         minutes = default_ammunition_rules().board_minutes_of_fire_per_firing
@@ -362,7 +363,7 @@ class BoardBattle:
         fired: dict[int, int] = {}
         for i, g in enumerate(s.c.ship.guns):
             if (not magazine.has(i) or g.calibre_mm > s.calibre
-                    or self.rules.gun_range_yd(g.calibre_mm) < range_yd):
+                    or reach_yd(g) < range_yd):
                 continue
             rate = rules_rate_rounds_per_min(g.calibre_mm / MM_PER_IN)
             fired[i] = magazine.spend_time(i, barrels_bearing(g, BEAM_DEG) * rate * minutes)
@@ -378,7 +379,7 @@ class BoardBattle:
         if not left:
             s.guns, s.gun_range = False, 0.0
         elif max(left) < s.calibre:
-            s.calibre, s.gun_range = max(left), self.rules.gun_range_yd(max(left))
+            s.calibre, s.gun_range = max(left), reach_up_to_calibre_yd(s.c.ship, max(left))
 
     def _hit(self, t: float, s: BoardShip, firer: BoardShip, range_yd: float) -> list[TickEvent]:
         """One hit (seed 000, 'Combat' and 'Hit Records'): a ship without a card sinks; on a card an odd
@@ -475,7 +476,7 @@ class BoardBattle:
             return
         calibre = self.gwas.largest_calibre_in_action(s.name)
         if calibre > 0.0:
-            s.calibre, s.gun_range = calibre, self.rules.gun_range_yd(calibre)
+            s.calibre, s.gun_range = calibre, reach_up_to_calibre_yd(s.c.ship, calibre)
 
     # -- chase and escape -----------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ as an immutable record, and the 1914 board game's rules (seed 000) as pure funct
 modifiers, the ranks and board types, the hit records (``HitCard``, what each box does: ``BoxEffect``),
 the endurance charts (``EnduranceChart``), the fast chase speeds the counters print, how the hit record
 and Great War at Sea's damage model fit together (the damage option's default, what a critical fills
-on a card, the fire-control critical's die modifier), the gun reach by calibre, and the stand-ins that
+on a card, the fire-control critical's die modifier), and the stand-ins that
 put the board on the plane (the round and its motion ticks, the ships' handling, the fleet speed's
 reserve). The functions are the rules that need no battle: the die modifier of a firer
 (``fire_modifier``), the escape roll (``escapes``), whom a ship may fire on (``may_fire_on``) and how a
@@ -78,7 +78,6 @@ class BoardRules:
     round_s: float
     move_step_s: float
     reserve_fraction: float
-    gun_ranges: tuple[tuple[float, float], ...]  # (min calibre mm, range yd), largest first
     die_faces: int
     crt: Mapping[int, int]
     per_gp_hit: int
@@ -112,10 +111,6 @@ class BoardRules:
         """Offensive power at a fire modifier, as a fraction of an undamaged ship's: expected hits at
         the modifier over expected hits unmodified (+1 -> 1/2, +2 -> 1/4); None (no fire) -> 0."""
         return 0.0 if modifier is None else self.expected_hits(modifier) / self.expected_hits(0)
-
-    def gun_range_yd(self, calibre_mm: float) -> float:
-        """Her gun reach (yd) by her largest calibre (mm): the file's stand-in table; 0 without guns."""
-        return next((r for c, r in self.gun_ranges if calibre_mm >= c), 0.0)
 
     @property
     def ticks_per_round(self) -> int:
@@ -155,8 +150,6 @@ def _load_rules(path: Path) -> BoardRules:
         round_s=round_s,
         move_step_s=move_step_s,
         reserve_fraction=float(raw["command"]["reserve_fraction"]),
-        gun_ranges=tuple(sorted(((float(g["min_calibre_mm"]), float(g["range_yd"]))
-                                 for g in raw["gun_range_yd"]), reverse=True)),
         die_faces=int(raw["crt"]["die_faces"]),
         crt=MappingProxyType({int(k): int(v) for k, v in raw["crt"]["hits"].items()}),
         per_gp_hit=int(mod["per_gp_hit"]), per_rank_above=int(mod["per_rank_above"]),

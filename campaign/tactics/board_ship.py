@@ -11,6 +11,7 @@ her boxes leave her, her chase speed and her fighting value.
 
 from __future__ import annotations
 
+from campaign.model.guns import longest_reach_yd
 from campaign.tactics.board_rules import (
     BoardRules,
     boxes_take_fast_speed,
@@ -46,7 +47,7 @@ class BoardShip:
         self.merchant = ship.is_merchant
         self.calibre = max((g.calibre_mm for g in ship.guns if g.count > 0), default=0.0)
         self.guns = not self.merchant and self.calibre > 0.0
-        self.gun_range = r.gun_range_yd(self.calibre) if self.guns else 0.0
+        self.gun_range = longest_reach_yd(ship) if self.guns else 0.0  # data/guns.yaml
         self.sunk = c.condition.sunk
         self.fast_ok = c.fast_speed_kn is not None and not c.condition.fast_speed_lost
         self.fast_uses, self.fast_time_s = 0, 0.0

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from campaign.model.guns import longest_reach_yd
 from campaign.model.ships import default_ships, find_ship
 from campaign.tactics import board
 from campaign.tactics.battle import BattleRun, fight
@@ -159,12 +160,12 @@ def test_may_not_fire_up_while_a_lower_enemy_remains():
 
 
 def test_the_rank_rule_applies_among_the_enemies_within_reach():
-    # Breslau is beyond Gloucester's 10,000 yd, Goeben within it: Gloucester may fire on Goeben
-    s = setup(cb("Goeben", "G"), cb("Breslau", "G", 0, -4000), cb("Gloucester", "B", 0, 9000))
+    # Breslau is beyond Gloucester's 15,020 yd, Goeben within it: Gloucester may fire on Goeben
+    s = setup(cb("Goeben", "G"), cb("Breslau", "G", 0, -8000), cb("Gloucester", "B", 0, 9000))
     b = BoardEngine().begin(s, np.random.default_rng(0))
     fires = {e.ship: e for e in events_of(play_round(b), "fire")}
     assert fires["Gloucester"].target == "Goeben" and fires["Gloucester"].data["modifier"] == 2
-    assert "Breslau" not in fires  # 13,000 yd: beyond her 10.5 cm guns' 7,000
+    assert "Breslau" not in fires  # 17,000 yd: beyond her 10.5 cm guns' 13,340
 
 
 def test_fire_distribution_like_type_then_even():
@@ -182,11 +183,15 @@ def test_fire_distribution_like_type_then_even():
     assert {id(t[id(x)]) for x in cas} == {id(m) for m in mix}  # evenly among types
 
 
-def test_gun_reach_by_calibre_and_no_fire_beyond_it_or_out_of_sight():
-    assert [R.gun_range_yd(c) for c in (305, 280, 234, 152, 105, 47, 0)] == \
-        [16000, 16000, 13000, 10000, 7000, 4000, 4000]
-    # 12,000 yd: Goeben reaches Gloucester, Gloucester does not reach Goeben
-    b = BoardEngine().begin(setup(cb("Goeben", "G"), cb("Gloucester", "B", 0, 12000)),
+def test_gun_reach_is_each_gun_s_own_and_no_fire_beyond_it_or_out_of_sight():
+    # The published reach of her longest-ranged gun (data/guns.yaml): Goeben's 28 cm 18,410 yd,
+    # Gloucester's 6-inch 15,020 yd.
+    b = BoardEngine().begin(setup(cb("Goeben", "G"), cb("Gloucester", "B", 0, 16500)), np.random.default_rng(0))
+    reach = {v.name: v.gun_range_yd for v in b.views()}
+    assert reach == {"Goeben": longest_reach_yd(find_ship("Goeben")), "Gloucester": longest_reach_yd(find_ship("Gloucester"))}
+    assert reach["Gloucester"] < 16500 < reach["Goeben"]
+    # 16,500 yd: Goeben reaches Gloucester, Gloucester does not reach Goeben
+    b = BoardEngine().begin(setup(cb("Goeben", "G"), cb("Gloucester", "B", 0, 16500)),
                             np.random.default_rng(0))
     assert [e.ship for e in events_of(play_round(b), "fire")] == ["Goeben"]
     # in haze of 8,000 yd nobody fires at 12,000
@@ -417,8 +422,8 @@ def test_an_escape_leaves_every_ship_where_she_is():
 def test_chase_fastest_first_and_the_slower_fall_behind():
     # Breslau (27.5) runs from Gloucester (25) and Indomitable (23): Gloucester rolls first (6: stays up),
     # then Indomitable (2 <= 4.5: falls behind). Fire: Indomitable and Gloucester miss (6, 6); Breslau's
-    # 10.5 cm guns reach neither.
-    s = setup(cb("Breslau", "G"), cb("Indomitable", "B", 0, 12000), cb("Gloucester", "B", 2000, 8000),
+    # 10.5 cm guns (13,340 yd) reach neither.
+    s = setup(cb("Breslau", "G"), cb("Indomitable", "B", 0, 15000), cb("Gloucester", "B", 2000, 14000),
               intents={"G": "break_off", "B": "engage"})
     b = BoardEngine().begin(s, ScriptedRng([6, 6, 6, 2] + [6, 6]))
     evs = events_of(play_round(b, lambda b: hold(b)), "break_off")
@@ -432,7 +437,7 @@ def test_chase_fastest_first_and_the_slower_fall_behind():
     evs = play_round(b, lambda b: hold(b))
     assert [(e.target, e.data["roll"]) for e in events_of(evs, "break_off")] == [("Gloucester", 6)]
     assert [(e.ship, e.target) for e in events_of(evs, "fire")] == [("Gloucester", "Breslau")]
-    assert range_of(b.views(), "Breslau", "Indomitable") <= R.gun_range_yd(305)
+    assert range_of(b.views(), "Breslau", "Indomitable") <= longest_reach_yd(find_ship("Indomitable"))
 
 
 def both_flee(b):
@@ -562,7 +567,7 @@ def test_collier_sunk_on_contact_and_coaling_penalty():
 
 
 def test_a_collier_out_of_reach_is_not_found():
-    s = setup(cb("Bogadir", "G", speed=0.0), cb("Gloucester", "B", 0, 12000))  # beyond her 10,000 yd
+    s = setup(cb("Bogadir", "G", speed=0.0), cb("Gloucester", "B", 0, 16000))  # beyond her 15,020 yd
     b = BoardEngine().begin(s, np.random.default_rng(0))
     assert not b.step(hold(b), VIS) and b.views()[0].afloat
 
@@ -595,7 +600,7 @@ def test_views_fighting_value_and_gun_range():
     s = setup(cb("Goeben", "G"), cb("Gloucester", "B", 0, 12000), cb("Bogadir", "G", 0, -400))
     b = BoardEngine().begin(s, np.random.default_rng(0))
     v = {x.name: x for x in b.views()}
-    assert v["Goeben"].fighting_value == pytest.approx(4 / 6 * 6) and v["Goeben"].gun_range_yd == 16000.0
+    assert v["Goeben"].fighting_value == pytest.approx(4 / 6 * 6) and v["Goeben"].gun_range_yd == longest_reach_yd(find_ship("Goeben"))
     assert v["Gloucester"].fighting_value == pytest.approx(4 / 6)
     assert not v["Bogadir"].can_fire and v["Bogadir"].fighting_value == 0.0
     assert b.next_tick_s() == 60.0 and b.settled() is None and b.ended() is None
