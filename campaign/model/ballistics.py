@@ -54,24 +54,7 @@ def _air(height_m: float) -> tuple[float, float]:
 def range_m(muzzle_velocity_mps: float, elevation_deg: float, shell_kg: float, calibre_mm: float,
             form_factor: float) -> float:
     """Range (m) over a flat sea of a shell fired at ``elevation_deg`` (module docstring)."""
-    if not (muzzle_velocity_mps > 0 and 0 < elevation_deg < 90 and shell_kg > 0 and calibre_mm > 0
-            and form_factor > 0):
-        raise ValueError("range_m needs a positive velocity, shell, calibre and form factor and an "
-                         "elevation between 0 and 90 degrees")
-    area_m2 = math.pi * (calibre_mm / 2000.0) ** 2
-    x = y = 0.0
-    vx = muzzle_velocity_mps * math.cos(math.radians(elevation_deg))
-    vy = muzzle_velocity_mps * math.sin(math.radians(elevation_deg))
-    while True:
-        rho, sound = _air(y)
-        v = math.hypot(vx, vy)
-        k = 0.5 * rho * v * area_m2 * drag_coefficient(v / sound) * form_factor / shell_kg
-        nx, ny = x + vx * STEP_S, y + vy * STEP_S
-        if ny < 0.0 and vy < 0.0:
-            return x + vx * STEP_S * (y / (y - ny))  # where the step crosses the sea
-        x, y = nx, ny
-        vx -= k * vx * STEP_S
-        vy -= (GRAVITY_MPS2 + k * vy) * STEP_S
+    return impact(muzzle_velocity_mps, elevation_deg, shell_kg, calibre_mm, form_factor)[0]
 
 
 def fit_form_factor(muzzle_velocity_mps: float, elevation_deg: float, range_at_m: float, shell_kg: float,
@@ -105,7 +88,7 @@ def impact(muzzle_velocity_mps: float, elevation_deg: float, shell_kg: float, ca
     interpolated), for the striking velocity and angle that armour penetration wants."""
     if not (muzzle_velocity_mps > 0 and 0 < elevation_deg < 90 and shell_kg > 0 and calibre_mm > 0
             and form_factor > 0):
-        raise ValueError("impact needs a positive velocity, shell, calibre and form factor and an "
+        raise ValueError("a trajectory needs a positive velocity, shell, calibre and form factor and an "
                          "elevation between 0 and 90 degrees")
     area_m2 = math.pi * (calibre_mm / 2000.0) ** 2
     x = y = 0.0

@@ -23,6 +23,7 @@ from campaign.tactics.damage import load_rules as load_damage_rules
 from campaign.tactics.protocol import BattleSetup, Condition, Setting
 from tests.tactics.dice import ScriptedRng, within
 from tests.tactics.test_board import cb, events_of, play_round, setup
+from tests.tactics.test_gwas_engines import assert_model_hit_follows_seed_003
 
 R = board.load_rules()
 D = load_damage_rules()
@@ -335,23 +336,7 @@ def test_seeded_battles_give_criticals_and_plunging_fire_by_the_rules():
     assert any(r["critical"] and r["critical_applied"] for r in model)  # a critical that took effect
     assert any(r["plunging_hull_boxes"] for r in model)  # plunging fire's extra box
     for r in model:
-        part, critical_row = D.location[r["location_roll"]]
-        assert r["location"] == part
-        # plunging fire: a 10, from primary guns, at long range (no hull of 1914 is framed)
-        assert bool(r["plunging_hull_boxes"]) == (
-            r["location_roll"] == D.plunging_trigger_roll
-            and r["firing_class"] == D.plunging_source_class
-            and r["range_yd"] >= D.plunging_min_range_yd
-        )
-        # a critical only on a critical row, never from tertiary guns; armour stops it only if not pierced
-        if r["critical"] is not None:
-            assert critical_row and r["firing_class"] not in D.no_critical_from
-            entry = D.critical[r["critical_roll"]]
-            assert entry.name == r["critical"]
-            assert r["critical_applied"] == (r["penetrating"] or not entry.armour_protects)
-        else:
-            # none on a critical row only from tertiary guns, or when the hit itself sank her (allocate)
-            assert not critical_row or r["firing_class"] in D.no_critical_from or r["hull_boxes_left"] == 0
+        assert_model_hit_follows_seed_003(r)
         # every further box of her card comes from plunging fire or the critical's effect
         applied = D.critical[r["critical_roll"]] if r["critical"] and r["critical_applied"] else None
         wanted = r["plunging_hull_boxes"] + (

@@ -81,29 +81,34 @@ def test_gwas_changes_the_source_of_the_damage_records(engine):
 def assert_model_hits_follow_seed_003(events) -> None:
     """The damage model's rules, read from the hit events alone (damage.yaml; seed 003)."""
     for e in model_hits(events):
-        r = e.data
-        part, critical_row = D.location[r["location_roll"]]
-        assert r["location"] == part
-        assert bool(r["plunging_hull_boxes"]) == (
-            r["location_roll"] == D.plunging_trigger_roll
-            and r["firing_class"] == D.plunging_source_class
-            and r["range_yd"] >= D.plunging_min_range_yd
-        )
-        if r["critical"] is not None:
-            assert critical_row and r["firing_class"] not in D.no_critical_from
-            entry = D.critical[r["critical_roll"]]
-            assert entry.name == r["critical"] and r["critical_applied"] == (
-                r["penetrating"] or not entry.armour_protects
-            )
-        else:
-            # none on a critical row only from tertiary guns, or when the hit itself sank her (allocate)
-            assert not critical_row or r["firing_class"] in D.no_critical_from or r["hull_boxes_left"] == 0
+        assert_model_hit_follows_seed_003(e.data)
     gone: set[str] = set()
     for e in events:
         if e.type == "hit" and e.data.get("cause", "gunfire") == "gunfire":
             assert e.ship not in gone, e  # no hit on a ship already sunk
         if e.type == "sunk":
             gone.add(e.ship)
+
+
+def assert_model_hit_follows_seed_003(r) -> None:
+    """One hit of the model (an event's data or its record): location, plunging fire and the critical as
+    seed 003 and damage.yaml have them."""
+    part, critical_row = D.location[r["location_roll"]]
+    assert r["location"] == part
+    assert bool(r["plunging_hull_boxes"]) == (
+        r["location_roll"] == D.plunging_trigger_roll
+        and r["firing_class"] == D.plunging_source_class
+        and r["range_yd"] >= D.plunging_min_range_yd
+    )
+    if r["critical"] is not None:
+        assert critical_row and r["firing_class"] not in D.no_critical_from
+        entry = D.critical[r["critical_roll"]]
+        assert entry.name == r["critical"] and r["critical_applied"] == (
+            r["penetrating"] or not entry.armour_protects
+        )
+    else:
+        # none on a critical row only from tertiary guns, or when the hit itself sank her (allocate)
+        assert not critical_row or r["firing_class"] in D.no_critical_from or r["hull_boxes_left"] == 0
 
 
 def test_jane_shells_count_their_share_of_a_hit():
