@@ -32,12 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _args import count
 
 from campaign.geo.routing import Router, default_router
+from campaign.records import Recorder
 from campaign.scenario.loader import load_scenario
 from campaign.tactics.battle import BattleRun
 from campaign.world import steaming
 from campaign.world.command import CommandRuntime
 from campaign.world.conditions import WorldConditions
-from campaign.world.records import Recorder
 from campaign.world.sighting import SightingModel
 from campaign.world.signals import SignalNetwork
 from campaign.world.world import World

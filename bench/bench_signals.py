@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import simpy
 
-from campaign.world.clock import Clock
-from campaign.world.records import Recorder
+from campaign.clock import Clock
+from campaign.records import Recorder
 from campaign.world.signals import SignalNetwork, default_is_night
 
 SIDES = {"United Kingdom": "Entente", "France": "Entente", "Germany": "Central Powers"}

@@ -458,8 +458,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_duel(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from campaign.duels.duel import load_duel
     from campaign.output.duel_report import write_duel_once, write_duel_statistics
-    from campaign.tactics.duel import load_duel
 
     if args.runs < 1:
         raise BadInput(f"--runs: must be 1 or more, not {args.runs}")

@@ -13,16 +13,16 @@ from typing import Any
 
 import xarray as xr
 
+from campaign.clock import Clock
 from campaign.output import files
 from campaign.output.gpkg import write_tracks_gpkg
 from campaign.output.replay import write_replay
 from campaign.output.report import write_report
 from campaign.output.summary import build_summary
 from campaign.output.tracks import UnitInfo, build_tracks
+from campaign.records import Record
 from campaign.scenario.loader import load_scenario
 from campaign.scenario.model import Scenario
-from campaign.world.clock import Clock
-from campaign.world.records import Record
 from campaign.world.world import World
 
 DEFAULT_SEED = 0

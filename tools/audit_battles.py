@@ -11,7 +11,7 @@ Usage::
     python tools/audit_battles.py 20 --campaign-seeds 5   # 20 of each duel, 5 of each what-if
     python tools/audit_battles.py 3 --engines jane --json audit.json   # one engine; the figures as JSON too
 
-Duels: every file in ``scenarios/duels/`` (seeds 0..N-1, ``campaign.tactics.duel_records``). What-ifs:
+Duels: every file in ``scenarios/duels/`` (seeds 0..N-1, ``campaign.duels.duel_records``). What-ifs:
 ``troubridge_engages`` and ``milne_guards_aegean`` of ``scenarios/goeben_1914.yaml`` (seeds 0..M-1,
 ``campaign.run``). One table per group, a row per duel or what-if and engine; seeds are plain
 integers, as ``--seed`` takes them, so any row reruns by hand.
@@ -71,8 +71,8 @@ def table(title: str, rows: dict[tuple[str, str], AuditSummary]) -> Table:
 
 def duel_audits(engines: list[str], seeds: int, progress: Progress) -> dict[tuple[str, str], AuditSummary]:
     """Each duel under each engine, ``seeds`` times, summed up; and all duels together per engine."""
-    from campaign.tactics.duel import load_duel
-    from campaign.tactics.duel_records import fight_duel_records
+    from campaign.duels.duel import load_duel
+    from campaign.duels.duel_records import fight_duel_records
 
     duels = [load_duel(p) for p in sorted(DUELS_DIR.glob("*.yaml"))]
     task = progress.add_task("duels", total=len(duels) * len(engines) * seeds)

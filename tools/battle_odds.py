@@ -3,7 +3,7 @@
 Usage::
 
     python tools/battle_odds.py                      # 1,000 runs of each duel under each engine
-    python tools/battle_odds.py --runs 50 --workers 2 --doc /tmp/battles.md
+    python tools/battle_odds.py --runs 50 --workers 2 --doc battles-draft.md   # a draft page to read first
 
 The section between the page's odds markers (``campaign.output.odds_doc``) is rewritten whole; the
 figures are those ``run_campaign.py duel FILE --engine all --runs N --seed S`` prints for each duel.
@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
+from campaign.duels.duel import load_duel
+from campaign.duels.duel_odds import duel_statistics
 from campaign.output.odds_doc import duel_section, odds_block, replace_block
-from campaign.tactics.duel import load_duel
-from campaign.tactics.duel_odds import duel_statistics
 from campaign.tactics.engines import engine_names
 
 

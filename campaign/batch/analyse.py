@@ -37,7 +37,6 @@ import xarray as xr
 from plotly.subplots import make_subplots
 
 from campaign.batch.bundle import KEPT, changed_on_disk
-from campaign.batch.estimate import Estimate, t_interval, wilson
 from campaign.batch.measures import BY_NAME, COST_MEASURES, COUNT, FLAG, MEASURE_NAMES, SHIP_MEASURES
 from campaign.batch.parameters import Override
 from campaign.batch.plan import BASE, SCENARIO_FILES, SOFTWARE
@@ -51,6 +50,7 @@ from campaign.batch.sensitivity import (
 from campaign.batch.software import this_software
 from campaign.batch.store import DESIGN_OVERRIDES, DONE, SOFTWARE_FILES, design_of, open_results
 from campaign.batch.wording import counted, listed
+from campaign.estimate import Estimate, t_interval, wilson
 from campaign.output import files
 
 # The measures the table shows unless asked for others (``--measures all`` shows every one).

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from campaign.clock import parse_utc
 from campaign.output.run_facts import HOW_WORDS
 from campaign.output.scoring import facts_of, measures, score
-from campaign.world.clock import parse_utc
 
 FLAG, COUNT, QUANTITY = "flag", "count", "quantity"
 

@@ -33,8 +33,8 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile
 from campaign.batch.plan import BASE
+from campaign.estimate import CONFIDENCE, Estimate, normal_quantile
 
 # Below this spread of what is left of a rank after least squares (a fraction of its own spread), it is
 # taken as none: a parameter that the others determine, or one with a single level, has no partial

@@ -7,12 +7,12 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from campaign.batch.estimate import Estimate
+from campaign.duels.duel import Duel
+from campaign.duels.duel_odds import DuelStatistics, duel_statistics
+from campaign.duels.duel_records import fight_duel_records
+from campaign.estimate import Estimate
 from campaign.output.files import write_all, write_json, write_jsonl
 from campaign.tactics.battle import BattleOutcome
-from campaign.tactics.duel import Duel
-from campaign.tactics.duel_odds import DuelStatistics, duel_statistics
-from campaign.tactics.duel_records import fight_duel_records
 from campaign.tactics.kinematics import YD_PER_NM
 
 
@@ -43,7 +43,7 @@ def account(duel: Duel, out: BattleOutcome) -> str:
 
 
 def write_duel_once(duel: Duel, engine: str, seed: int, out_dir: Path) -> tuple[str, list[Path]]:
-    """Fight once; write events.jsonl (the campaign's battle records: ``campaign.tactics.duel_records``)
+    """Fight once; write events.jsonl (the campaign's battle records: ``campaign.duels.duel_records``)
     and battle.html (the zoomed replay, drawn from those records); return the account."""
     from campaign.output.replay_battle import battle_html
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from campaign.duels.duel import Duel
+from campaign.duels.duel_odds import DuelStatistics, side_of_ships
 from campaign.model.ships import find_ship
 from campaign.output.duel_report import statistics_rows
-from campaign.tactics.duel import Duel
-from campaign.tactics.duel_odds import DuelStatistics, side_of_ships
 
 BEGIN = "<!-- odds: begin; rewritten by tools/battle_odds.py, edit that, not this -->"
 END = "<!-- odds: end -->"

@@ -16,13 +16,13 @@ from typing import Any
 
 import xarray as xr
 
+from campaign.clock import parse_utc
 from campaign.output import files
 from campaign.output.gpkg import write_tracks_gpkg
 from campaign.output.replay import write_replay
 from campaign.output.report import write_report
 from campaign.output.summary import build_summary
 from campaign.output.tracks import UnitInfo, build_tracks
-from campaign.world.clock import parse_utc
 
 
 class RunFilesError(ValueError):

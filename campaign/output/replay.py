@@ -35,6 +35,7 @@ import numpy as np
 import shapely
 import xarray as xr
 
+from campaign.clock import parse_utc
 from campaign.output import replay_map as rmap
 from campaign.output.replay_battle import battles_section
 from campaign.output.replay_events import (
@@ -62,7 +63,6 @@ from campaign.output.replay_sun import (
     light_phase,
     subsolar_points,
 )
-from campaign.world.clock import parse_utc
 from campaign.world.units import STATUSES
 
 WAKE_MIN = 360.0  # six hours of wake: a squadron's last change of course stays in view

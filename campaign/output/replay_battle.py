@@ -42,10 +42,10 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from campaign.clock import parse_utc
 from campaign.output.replay_events import num, where
 from campaign.output.replay_map import SEA_COLOUR, plotly_text
 from campaign.output.replay_page import CSP, script_json
-from campaign.world.clock import parse_utc
 
 Rec = Mapping[str, Any]
 

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from campaign.world.clock import parse_utc
+from campaign.clock import parse_utc
 
 Rec = Mapping[str, Any]
 Phrase = Callable[[Rec], str]

@@ -34,11 +34,11 @@ from typing import Any
 import numpy as np
 import shapely
 
+from campaign.clock import parse_utc
 from campaign.command.picture import MAX_ENEMY_SPEED_KN
 from campaign.output import replay_map as rmap
 from campaign.output.replay_events import KIND_WORDS, deliveries, quoted
 from campaign.output.replay_frames import FrameStates
-from campaign.world.clock import parse_utc
 
 CONTACT_LEVELS = ("smoke", "ships", "recognised")
 INTEL_TYPES = frozenset({"sighting", "contact_lost", "picture", "message_sent", "message_received",

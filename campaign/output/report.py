@@ -18,12 +18,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from campaign.clock import parse_utc
 from campaign.model.victory_rules import default_scoring
 from campaign.output.replay_events import num
 from campaign.output.report_story import story
 from campaign.output.run_facts import Rec, RunFacts
 from campaign.output.scoring import delivered, measures, score
-from campaign.world.clock import parse_utc
 
 
 def write_report(path: Path, events: Iterable[Rec], summary: Mapping[str, Any], meta: Mapping[str, Any]) -> None:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from campaign.clock import parse_utc
 from campaign.geo.places import place_key
 from campaign.model.victory_rules import (
     Definitions,
@@ -38,7 +39,6 @@ from campaign.model.victory_rules import (
     victory_rules,
 )
 from campaign.output.run_facts import HOW_WORDS, Rec, RunFacts, place_nation
-from campaign.world.clock import parse_utc
 
 SINK_WORDS = MappingProxyType({"dreadnought": "dreadnought (BB)", "battleship": "older battleship (B)",
                                "armoured_cruiser": "armoured cruiser (CA)"})

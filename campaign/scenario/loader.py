@@ -17,6 +17,7 @@ import shapely
 import yaml
 from pydantic import ValidationError
 
+from campaign.clock import Clock, parse_utc
 from campaign.geo.land import default_land
 from campaign.geo.places import Gazetteer, default_places, parse_point
 from campaign.geo.regions import restricted_waters, sovereigns, territorial_belt
@@ -26,7 +27,6 @@ from campaign.model.ships import Ship, ShipType, default_ships, find_ship
 from campaign.scenario import overlay as ov
 from campaign.scenario import schema as s
 from campaign.scenario.model import Factors, ForceSpec, NeutralNotice, Scenario, Variant
-from campaign.world.clock import Clock, parse_utc
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ The world already knows the light at a place and time from the real sun and moon
 (``campaign.world.light``); a battle's ``Setting`` also carries its direction
 (``campaign.tactics.protocol.LightDirection``): the sun's true azimuth and geometric altitude at the
 centre of the fight, and in twilight how far a ship is seen against the bright and the dark part of the
-sky (``data/sighting.yaml``, ``twilight_by_direction``). Both the duels (``campaign.tactics.duel``) and
+sky (``data/sighting.yaml``, ``twilight_by_direction``). Both the duels (``campaign.duels.duel``) and
 the campaign's engagements (``campaign.world.engagement``) build it here, so they agree.
 """
 

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
+from campaign.clock import Clock
 from campaign.geo.route import Route
-from campaign.world.clock import Clock
 from campaign.world.light import STATES
 from campaign.world.motion import Motion
 

@@ -60,10 +60,18 @@ from typing import Any
 import numpy as np
 import simpy
 
+from campaign.clock import Clock
 from campaign.geo.earth import M_PER_NM, distance_nm
-from campaign.world.clock import Clock
-from campaign.world.radio_range import (CHORD_M_PER_NM, CHORD_SLACK_M, Xyz, XyzMemo, beyond, beyond_chord_m,
-                                         within_chord_m, xyz_m)
+from campaign.world.radio_range import (
+    CHORD_M_PER_NM,
+    CHORD_SLACK_M,
+    Xyz,
+    XyzMemo,
+    beyond,
+    beyond_chord_m,
+    within_chord_m,
+    xyz_m,
+)
 from campaign.world.sea_areas import SeaAreas, default_sea_areas
 from campaign.world.signal_data import ANY, SignalData, WirelessSet, default_signal_data
 

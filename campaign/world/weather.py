@@ -52,10 +52,10 @@ from pydantic import (
 )
 from scipy.special import ndtri
 
+from campaign.clock import parse_utc
 from campaign.datafile import load_yaml
 from campaign.model.ships import ShipType
 from campaign.paths import DATA_DIR
-from campaign.world.clock import parse_utc
 
 WEATHER_FILE = DATA_DIR / "weather.yaml"
 HISTORICAL_SCRIPT_FILE = DATA_DIR / "weather_1914.yaml"

@@ -3,7 +3,7 @@
 Each force follows its orders as a SimPy process (``follow_orders``); steaming and coaling live in
 ``campaign.world.steaming`` and ``campaign.world.coaling``. Time is minutes since the scenario start.
 Nothing moves by ticks: a force's next event is computed from its leg and its ships' coal, and
-scheduled. Every change of a ship's state emits a record (``campaign.world.records``).
+scheduled. Every change of a ship's state emits a record (``campaign.records``).
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from typing import Any
 import numpy as np
 import simpy
 
+from campaign.clock import Clock
 from campaign.geo.places import Gazetteer, Place, default_places
 from campaign.geo.routing import Router, default_router
 from campaign.model.orders import Bombard, Coal, CoalFromCollier, Detach, Order, Point, Sail, Stop, Wait
+from campaign.records import Recorder
 from campaign.scenario.model import ForceSpec, Scenario
 from campaign.world import bombardment, coaling, politics, rearm, steaming, victory
-from campaign.world.clock import Clock
 from campaign.world.command import CommandRuntime
 from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
 from campaign.world.engagement import Engagements
 from campaign.world.environment import WorldEnvironment
-from campaign.world.records import Recorder
 from campaign.world.rules import StrategicRules, default_rules
 from campaign.world.sighting import Conditions, SightingRules
 from campaign.world.units import ForceState, ShipState

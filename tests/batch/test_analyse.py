@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from campaign.batch.analyse import analyse, paired_difference, summarise
-from campaign.batch.estimate import t_interval, wilson
 from campaign.batch.store import open_results
+from campaign.estimate import t_interval, wilson
 
 
 def test_wilson_interval_by_hand() -> None:

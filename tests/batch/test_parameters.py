@@ -11,11 +11,11 @@ import simpy
 import yaml
 
 from campaign.batch.parameters import ParameterError, apply_parameters, parameter
+from campaign.clock import Clock
 from campaign.paths import ROOT
+from campaign.records import Recorder
 from campaign.runner import run
 from campaign.scenario.loader import ScenarioError, load_scenario
-from campaign.world.clock import Clock
-from campaign.world.records import Recorder
 from campaign.world.sighting import default_sighting_rules
 from campaign.world.signal_data import default_signal_data
 from campaign.world.signals import SignalNetwork

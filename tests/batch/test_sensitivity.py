@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from campaign.batch.estimate import Estimate
 from campaign.batch.sensitivity import SensitivityRow, format_sensitivity, prcc
+from campaign.estimate import Estimate
 
 
 def partial_by_precision(x: np.ndarray, y: np.ndarray) -> list[float]:

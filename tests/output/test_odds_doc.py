@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from campaign.batch.estimate import Estimate
+from campaign.duels.duel import load_duel
+from campaign.duels.duel_odds import DuelStatistics
+from campaign.estimate import Estimate
 from campaign.output.odds_doc import BEGIN, END, favoured_by, replace_block, verdict
 from campaign.paths import ROOT
-from campaign.tactics.duel import load_duel
-from campaign.tactics.duel_odds import DuelStatistics
 from campaign.tactics.engines import engine_names
 
 DUELS = sorted((ROOT / "scenarios" / "duels").glob("*.yaml"))

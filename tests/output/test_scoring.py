@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from campaign.clock import Clock, parse_utc
 from campaign.model.ships import find_ship
 from campaign.model.victory_rules import default_scoring
 from campaign.output.scoring import facts_of, measures, score
-from campaign.world.clock import Clock, parse_utc
 
 CLOCK = Clock(parse_utc("1914-08-02T09:00Z"))
 END_MIN = CLOCK.t_min("1914-08-13T00:00Z")

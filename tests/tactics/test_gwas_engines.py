@@ -240,8 +240,8 @@ def _duel_file(tmp_path, **change) -> Path:
 
 
 def test_a_duel_file_asks_for_the_damage_model(tmp_path):
+    from campaign.duels.duel import fight_duel, load_duel
     from campaign.scenario.loader import ScenarioError
-    from campaign.tactics.duel import fight_duel, load_duel
 
     duel = load_duel(_duel_file(tmp_path, damage="gwas"))
     assert duel.damage == "gwas"

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from campaign.duels.duel import duel_setting, duel_setup, fight_duel, load_duel
 from campaign.model.ships import find_ship
 from campaign.tactics import jane_fire
-from campaign.tactics.duel import duel_setting, duel_setup, fight_duel, load_duel
 from campaign.tactics.jane import JaneEngine, load_rules
 from campaign.tactics.jane_rulebook import light_shift_yd
 from campaign.tactics.jane_ship import from_combatant

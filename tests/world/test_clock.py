@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.world.clock import Clock, parse_utc
+from campaign.clock import Clock, parse_utc
 
 
 def test_minutes_and_utc_round_trip() -> None:

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campaign.clock import parse_utc
 from campaign.geo.route import Route
-from campaign.world.clock import parse_utc
 from campaign.world.conditions import STRETCH_MIN, LightStretch
 from campaign.world.motion import Motion
 
@@ -148,7 +148,7 @@ def test_a_motion_begun_on_a_region_edge_meets_the_weather_beyond_it_as_the_cros
 
     import numpy as np
 
-    from campaign.world.clock import Clock
+    from campaign.clock import Clock
     from campaign.world.conditions import WorldConditions
     from campaign.world.weather import Weather
 

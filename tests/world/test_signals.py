@@ -14,11 +14,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campaign.clock import Clock
 from campaign.geo.earth import M_PER_NM, distance_nm, forward
 from campaign.geo.land import default_land
 from campaign.geo.places import default_places, place_key
-from campaign.world.clock import Clock
-from campaign.world.records import Recorder
+from campaign.records import Recorder
 from campaign.world.sea_areas import default_sea_areas, sea_area_at
 from campaign.world.signal_data import (
     TELEGRAPH_FILE,
@@ -844,8 +844,7 @@ def test_the_held_light_and_the_short_chord_change_no_route(seed, monkeypatch) -
     light are saved."""
     from campaign.batch.replicate import scenario_of
     from campaign.paths import SCENARIO_DIR
-    from campaign.world import light
-    from campaign.world import radio_range
+    from campaign.world import light, radio_range
     from campaign.world import signals as signals_module
     from campaign.world.world import World
 

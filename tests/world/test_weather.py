@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from campaign.clock import parse_utc
 from campaign.geo.places import default_places
 from campaign.model.ships import default_ships
 from campaign.world import weather as W
-from campaign.world.clock import parse_utc
 from campaign.world.weather import (
     Weather,
     WeatherState,

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from campaign.clock import parse_utc
 from campaign.geo.earth import distance_nm
 from campaign.model.ships import default_ships
-from campaign.world.clock import parse_utc
 from campaign.world.units import STATUSES
 from campaign.world.weather import default_params, freeboard_class
 from tests.conftest import scenario_dict

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from campaign.clock import parse_utc
+from campaign.duels.duel import fight_duel, fight_duel_written, load_duel
+from campaign.duels.duel_records import duel_records, fight_duel_records
 from campaign.runner import run
 from campaign.scenario.loader import load_scenario
 from campaign.tactics import battle_records
 from campaign.tactics.battle import BattleRun
-from campaign.tactics.duel import fight_duel, fight_duel_written, load_duel
-from campaign.tactics.duel_records import duel_records, fight_duel_records
 from campaign.tactics.engines import engine_names
 from campaign.tactics.protocol import TickEvent
 from campaign.world import engagement
-from campaign.world.clock import parse_utc
 
 ROOT = Path(__file__).resolve().parents[2]
 DUELS = sorted((ROOT / "scenarios" / "duels").glob("*.yaml"))

@@ -1,6 +1,6 @@
 """An estimate with its confidence interval: what the batch analysis gives for every figure it reports
 (a proportion, a mean, a paired difference: campaign/batch/analyse.py; a partial rank correlation:
-campaign/batch/sensitivity.py; a duel's odds: campaign/tactics/duel_odds.py)."""
+campaign/batch/sensitivity.py; a duel's odds: campaign/duels/duel_odds.py)."""
 
 from __future__ import annotations
 

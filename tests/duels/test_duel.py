@@ -9,10 +9,10 @@ import sys
 import pytest
 import yaml
 
+from campaign.duels.duel import duel_setup, fight_duel, load_duel
+from campaign.duels.duel_odds import duel_statistics
 from campaign.paths import ROOT
 from campaign.scenario.loader import ScenarioError
-from campaign.tactics.duel import duel_setup, fight_duel, load_duel
-from campaign.tactics.duel_odds import duel_statistics
 from campaign.tactics.engines import engine_names
 from campaign.tactics.kinematics import range_yd
 
@@ -49,7 +49,7 @@ def test_a_duel_is_the_same_for_the_same_seed():
 def test_the_dawn_duel_starts_in_the_twilight_and_ends_in_daylight_light_from_the_sky():
     # Civil dawn off Cape Matapan on 7 Aug 1914 was 03:11 UT, sunrise 03:36 (PyEphem, sun's centre at
     # -6 deg and at the horizon with refraction).
-    from campaign.tactics.duel import duel_setting
+    from campaign.duels.duel import duel_setting
 
     duel = load_duel(ROOT / "scenarios" / "duels" / "troubridge_vs_goeben_dawn.yaml")
     setup, _ = duel_setup(duel, "jane")

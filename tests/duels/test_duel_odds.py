@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from campaign.duels.duel import fight_duel, load_duel
+from campaign.duels.duel_odds import duel_statistics, median_interval, run_summaries, run_summary
 from campaign.output.duel_report import statistics_table
 from campaign.paths import ROOT
-from campaign.tactics.duel import fight_duel, load_duel
-from campaign.tactics.duel_odds import duel_statistics, median_interval, run_summaries, run_summary
 
 DUEL = ROOT / "scenarios" / "duels" / "gloucester_vs_breslau.yaml"
 

@@ -2,7 +2,7 @@
 a duel's (README, "What a run gives you").
 
 The records are the campaign's (``campaign.world.engagement``), made by the same classes
-(``campaign.world.records.Record``, ``Clock``) and the same translation of the engine's events
+(``campaign.records.Record``, ``Clock``) and the same translation of the engine's events
 (``campaign.tactics.battle_records.tick_fields``): ``engagement_start`` for every ship, the tick events
 as the engine gives them, each written with the last frame of its tick, ``engagement_end`` for every
 ship and ``battle_track``. ``t_min`` counts minutes from the duel's ``when``, and ``t`` is that time in
@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from campaign.clock import Clock
+from campaign.duels.duel import Duel, fight_duel_written
 from campaign.model.ships import default_ships, find_ship
+from campaign.records import Recorder
 from campaign.tactics.battle import BattleOutcome, Frame, track_columns
 from campaign.tactics.battle_records import FrameRow, row_latlon, tick_fields
-from campaign.tactics.duel import Duel, fight_duel_written
 from campaign.tactics.localplane import LocalPlane
-from campaign.world.clock import Clock
-from campaign.world.records import Recorder
 
 BATTLE = 1  # a duel is one battle
 
@@ -44,7 +44,7 @@ def _motion(row: FrameRow) -> dict[str, float]:
 
 def duel_records(duel: Duel, out: BattleOutcome, written: Sequence[int]) -> list[dict[str, Any]]:
     """The fight's records as JSON objects in time order (the lines of ``events.jsonl``): ``out`` and
-    ``written`` as ``campaign.tactics.duel.fight_duel_written`` gives them."""
+    ``written`` as ``campaign.duels.duel.fight_duel_written`` gives them."""
     if not out.frames:
         raise ValueError("a duel's records need its frames (fight it with fight_duel_written)")
     plane = LocalPlane(duel.lat, duel.lon)

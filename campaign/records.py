@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from campaign.world.clock import Clock
+from campaign.clock import Clock
 
 
 @dataclass(frozen=True, slots=True)

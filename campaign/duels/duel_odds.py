@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from campaign.batch.estimate import CONFIDENCE, Estimate, normal_quantile, t_interval, wilson
+from campaign.duels.duel import Duel, fight_duel
+from campaign.estimate import CONFIDENCE, Estimate, normal_quantile, t_interval, wilson
 from campaign.model.ships import find_ship
-from campaign.tactics.duel import Duel, fight_duel
 
 
 @dataclass(frozen=True)

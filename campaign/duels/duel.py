@@ -4,8 +4,8 @@ A duel file (``scenarios/duels/*.yaml``) names the ships of each side, where and
 comes from the real sun and moon there and then, and changes as the fight goes on), the sea and the
 visibility, the range and bearing between the leading ships, their courses, speeds and intents. It is
 checked like a scenario file: every fault names the file and the field, and the command exits with status
-2. ``fight_duel`` fights it once; ``campaign.tactics.duel_odds`` fights it over many seeds and sums up;
-``campaign.tactics.duel_records`` writes one fight as the campaign's battle records.
+2. ``fight_duel`` fights it once; ``campaign.duels.duel_odds`` fights it over many seeds and sums up;
+``campaign.duels.duel_records`` writes one fight as the campaign's battle records.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
+from campaign.clock import parse_utc
 from campaign.geo.land import default_land
 from campaign.model.ships import default_ships, find_ship
 from campaign.scenario.loader import Fault, ScenarioError, read_yaml, validate_form
@@ -31,7 +32,6 @@ from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM
 from campaign.tactics.protocol import BattleSetup, Combatant, Engine, Setting, tactical_light
 from campaign.tactics.zoom import default_zoom_rules
-from campaign.world.clock import parse_utc
 
 
 class DuelSide(_Strict):
