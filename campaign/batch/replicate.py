@@ -1,7 +1,6 @@
 """What a worker does: run the replicates of one chunk and return their measures.
 
-A replicate is ``campaign.runner.run(scenario, seed)`` — the same call as the command line's (DESIGN.md
-section 2) — flattened into the measures of campaign/batch/measures.py. Nothing else is built: no
+A replicate is ``campaign.runner.run(scenario, seed)`` — the same call as the command line's — flattened into the measures of campaign/batch/measures.py. Nothing else is built: no
 tracks, summary or replay (they are derived from the records, and any replicate can be rerun exactly
 with them: ``python run_campaign.py SCENARIO --variant V --seed SEED``, with ``--set NAME=VALUE`` for each
 parameter of a design point, or :func:`rerun` from Python). With ``keep_records`` each replicate's

@@ -2,7 +2,7 @@
 
 Plain data, built only from reports — a sighting by the command's own ships, a report that came by
 message, an intercepted transmission. Nothing here can reach the world: a picture is what decision code
-sees, and the world never hands it anything else (DESIGN.md principle 1).
+sees, and the world never hands it anything else (truth and belief apart).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``python run_campaign.py replay OUTDIR`` reads ``OUTDIR/events.jsonl``, ``OUTDIR/summary.json`` (the
 scenario's name, title, start and end) and ``OUTDIR/tracks.nc`` (rebuilt from the records when it is
-missing: DESIGN.md principle 6), then writes ``replay.html``, ``tracks.gpkg``, ``summary.json`` (rebuilt
+missing: every output can be rebuilt from the records), then writes ``replay.html``, ``tracks.gpkg``, ``summary.json`` (rebuilt
 from the records with the same run facts) and ``report.md`` beside them, all or none.
 """
 

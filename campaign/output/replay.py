@@ -1,6 +1,6 @@
 """``replay.html``: an animated chart of a run that a historian opens anywhere, with no network.
 
-Built from the records and tracks alone (DESIGN.md principle 6), in four parts:
+Built from the records and tracks alone (every output can be rebuilt from them), in four parts:
 
 * the chart (``replay_map``): GSHHG land drawn as filled traces on a lon/lat plane at the right
   aspect, ports and places, graticule and scale bar, framed on the tracks;

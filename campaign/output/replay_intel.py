@@ -1,6 +1,6 @@
 """What each side saw and said, for the replay: sightings, messages, pictures and the views that show them.
 
-From the records alone (DESIGN.md principle 6):
+From the records alone (every output can be rebuilt from them):
 
 * **contacts** (``sighting`` / ``contact_lost``): one segment per pair of forces and level of contact,
   from the record that opened it to the next record of the pair (or the end). The page draws a line
