@@ -336,7 +336,8 @@ class _Resolver:
                     targets = ()
                 if t is not None and who in nodes and mm.sender in nodes:
                     messages.append(MessageSpec(t, mm.sender, who, mm.text, targets,
-                                                {tg: orders_of(tg) for tg in targets}, mm.note, changes))
+                                                {tg: orders_of(tg) for tg in targets}, mm.note, changes,
+                                                id=message_id(i, mm.id)))
         return tuple(hqs), standing, tuple(sorted(messages, key=lambda m: m.t_min))
 
     def standing(self, f: str, sm, force_names: set[str], nodes: set[str]):
@@ -573,12 +574,15 @@ class _Resolver:
         headquarters, standing, messages = self.command(clock, end_min, force_names, force_avoid, force_ships,
                                                         entering)
 
+        # Ids name messages and politics for overlays, and a message's copies for the forces that obey it:
+        # one id, one item (a message without one is named by its place in the list).
         for what, items in (("messages", m.messages), ("politics", m.politics)):
             seen_ids: set[str] = set()
             for i, item in enumerate(items):
-                if item.id is not None and item.id in seen_ids:
-                    self.fault(f"{what}[{i}].id", f"another item is already named '{item.id}'")
-                seen_ids.add(item.id)
+                name = message_id(i, item.id) if what == "messages" else item.id
+                if name is not None and name in seen_ids:
+                    self.fault(f"{what}[{i}].id", f"another item is already named '{name}'")
+                seen_ids.add(name)
         if self.faults:
             raise ScenarioError(self.label, self.faults)
         return Scenario(
@@ -594,6 +598,11 @@ class _Resolver:
             scoring=m.scoring.rules if m.scoring is not None else None,
             factors=Factors(m.factors.sighting_range, m.factors.telegraph_delay),
         )
+
+
+def message_id(index: int, given: str | None) -> str:
+    """A historical message's id: the one the scenario gives it, else its place in the list."""
+    return given if given is not None else f"messages[{index}]"
 
 
 def _changed_ships(path: Path | str, model: s.ScenarioModel, ships: Mapping[str, Ship]) -> Mapping[str, Ship]:

@@ -72,7 +72,9 @@ class HeadquartersSpec:
 @dataclass(frozen=True)
 class MessageSpec:
     """A historical message sent at ``t_min``; ``orders`` (per force) and ``standing`` take effect for
-    each force of ``orders_for`` when the message, or a headquarters' copy of it, reaches that force."""
+    each force of ``orders_for`` when the message, or a headquarters' copy of it, reaches that force.
+    ``id`` is the scenario's id of the message (unique in the scenario; ``messages[i]`` for one without);
+    a message to several receivers is one spec per receiver, all with its id."""
 
     t_min: float
     sender: str
@@ -82,6 +84,7 @@ class MessageSpec:
     orders: Mapping[str, tuple[Order, ...]] = field(default_factory=dict)
     note: str | None = None
     standing: tuple[tuple[str, Any], ...] = ()  # (field, value) changes to the forces' standing instructions
+    id: str = ""
 
 
 @dataclass(frozen=True)

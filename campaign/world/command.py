@@ -68,9 +68,11 @@ def _minute_below(ship: ShipState, t_min: float, fraction: float) -> float:
     return t_min
 
 
-def _key(m: MessageSpec) -> str:
-    """A historical message's key: its time, sender and receiver (one copy per receiver)."""
-    return f"{m.t_min}:{m.sender}:{m.receiver}"
+def _key(m: MessageSpec) -> tuple[str, str]:
+    """A historical message's key: its id and receiver (one copy per receiver). Messages sent together by
+    one sender to one receiver are each their own (the Admiralty's three telegrams to Milne of 10:00 on
+    9 Aug 1914)."""
+    return m.id, m.receiver
 
 
 def _plain(v: Any) -> Any:
@@ -356,7 +358,7 @@ class CommandRuntime:
             self.decide(node, "orders")
 
     @functools.cached_property
-    def _messages(self) -> dict[str, MessageSpec]:
+    def _messages(self) -> dict[tuple[str, str], MessageSpec]:
         return {_key(m): m for m in self.world.scenario.messages}
 
     def _historical(self, m: MessageSpec) -> Generator[simpy.Event, Any, None]:

@@ -187,6 +187,16 @@ def with_information(**sections):
       "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x",
                     "orders": [{"do": "sail", "to": "Nowhere Bay"}]}]},
      "messages[0].orders[0].to", "unknown place"),
+    # A message is obeyed by its id: two of one id would be one message.
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"id": "cancel", "at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x"},
+                   {"id": "cancel", "at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "y"}]},
+     "messages[1].id", "already named 'cancel'"),
+    ({"command": {"headquarters": [HQ]},
+      "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x"},
+                   {"id": "messages[0]", "at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham",
+                    "text": "y"}]},
+     "messages[1].id", "already named 'messages[0]'"),
 ])
 def test_information_faults(write_scenario, sections, field, words) -> None:
     err = fault_of(write_scenario, with_information(**sections))
@@ -204,6 +214,7 @@ def test_a_general_message_and_orders_for_several_forces_load(write_scenario) ->
     war = [m for m in sc.messages if m.text == "War."]
     assert [(m.receiver, m.orders_for, m.standing) for m in war] == [
         ("Chatham", ("Chatham",), (("may_fire", True),)), ("Admiralty", (), (("may_fire", True),))]
+    assert [m.id for m in sc.messages] == ["messages[0]", "messages[0]", "messages[1]"]  # a copy per receiver
     (both,) = [m for m in sc.messages if m.text == "Both to Malta."]
     assert both.orders_for == ("Chatham", "Goeben") and set(both.orders) == {"Chatham", "Goeben"}
 

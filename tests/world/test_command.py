@@ -385,6 +385,33 @@ def test_orders_by_message_take_effect_when_they_arrive(write_scenario) -> None:
     assert got.t_min > 6 * 60 + 60  # the Admiralty's hour to cipher and send, then the cables to Malta
 
 
+def test_messages_sent_together_by_one_sender_to_one_receiver_are_each_obeyed_as_they_are(write_scenario) -> None:
+    # The Admiralty sent Milne three telegrams at 10:00 on 9 Aug 1914 (the scenario's
+    # austria_telegram_cancelled, austria_telegram_cancelled_all, weymouth_to_dardanelles): each carries its
+    # own orders and standing for its own forces, whatever its time, sender and receiver share.
+    milne_hq = {"name": "Milne", "side": "Entente", "nation": "United Kingdom", "aboard": "Inflexible"}
+    admiralty = {"name": "Admiralty", "side": "Entente", "nation": "United Kingdom", "station": "London"}
+    at = "1914-08-02T01:00Z"
+    w = run_world(write_scenario, [
+        {"name": name, "side": "Entente", "ships": [name], "start": "Valletta", "orders": [{"do": "stop"}]}
+        for name in ("Inflexible", "Chatham", "Weymouth")
+    ], command={"headquarters": [admiralty, milne_hq]}, messages=[
+        {"id": "chatham_sails", "at": at, "from": "Admiralty", "to": "Milne", "text": "Chatham to Alexandria.",
+         "orders_for": "Chatham", "orders": [{"do": "sail", "to": "Alexandria", "speed": 14}]},
+        {"id": "weymouth_may_fire", "at": at, "from": "Admiralty", "to": "Milne", "text": "Weymouth may fire.",
+         "orders_for": "Weymouth", "standing": {"may_fire": True}},
+    ])
+    assert [r.data["text"] for r in recs(w, "message_sent") if r.data["sender"] == "Admiralty"] == [
+        "Chatham to Alexandria.", "Weymouth may fire."]
+    chatham = [r.data for r in recs(w, "orders", "Chatham")]
+    assert [o["reason"] for o in chatham] == ["Milne passes on: Chatham to Alexandria."], chatham
+    assert recs(w, "depart", "Chatham")
+    assert not recs(w, "standing", "Chatham")
+    assert [r.data["changes"] for r in recs(w, "standing", "Weymouth")] == [{"may_fire": True}]
+    assert not recs(w, "depart", "Weymouth")
+    assert not [r for r in recs(w, "orders", "Weymouth") if r.data["by"] == "Milne"]
+
+
 def test_a_force_low_on_coal_runs_for_port(write_scenario) -> None:
     w = run_world(write_scenario, [
         {"name": "Dublin", "side": "Entente", "ships": ["Dublin"], "start": {"lat": 36.5, "lon": 16.0}, "coal_t": 200,

@@ -164,6 +164,36 @@ def test_orders_by_message_take_effect_only_when_they_arrive(result) -> None:
             assert any(abs(m["t_min"] - e["t_min"]) < 1e-6 for m in got.values()), e
 
 
+def test_the_three_telegrams_of_9_august_are_each_obeyed_as_sent(result) -> None:
+    # The Admiralty's three telegrams to Milne of 10:00 on 9 Aug (Austria cancelled and the chase
+    # resumed; Austria cancelled for the other forces; Weymouth to the Dardanelles) share time, sender and
+    # receiver: each must still carry its own orders and standing (issue: obeyed three times as the last).
+    got = {e["id"]: e for e in records(result, type_="message_received")}
+    copies = [e for e in records(result, type_="message_sent")
+              if e["t"] >= "1914-08-09T10" and e["t"] < "1914-08-10" and e["id"] in got]
+
+    def received(unit: str, words: str) -> dict:
+        return min((got[e["id"]] for e in copies if e["receiver"] == unit and words in e["text"]),
+                   key=lambda r: r["t_min"])
+
+    # The battlecruisers resume the chase when their copy arrives, and steam for Cape Malea.
+    for unit, ship in (("Battle Cruisers", "Indefatigable"), ("Indomitable", "Indomitable")):
+        order = received(unit, "Resume the chase")
+        given = [e for e in records(result, ship, "orders") if e["t_min"] == order["t_min"]]
+        assert given and given[0]["orders"][0].startswith("sail to Cape Malea"), (unit, given)
+        assert any(e["t_min"] >= order["t_min"] for e in records(result, ship, "depart"))
+    # Their leave to fire on Austria-Hungary, and every other force's, is cancelled.
+    cancelled = {e["unit"] for e in records(result, type_="standing")
+                 if e["t"] >= "1914-08-09" and e["changes"].get("fire_on") == {"Austria-Hungary": False}}
+    assert {"Inflexible", "Battle Cruisers", "Indomitable", "Weymouth", "1st Cruiser Squadron", "Gloucester",
+            "Dublin"} <= cancelled
+    # Weymouth sails for the Dardanelles only when her own order reaches her.
+    order = received("Weymouth", "Weymouth to the Dardanelles")
+    to_strait = [e for e in records(result, "Weymouth", "orders") if "Dardanelles" in " ".join(e["orders"])]
+    assert to_strait and to_strait[0]["t_min"] == order["t_min"]
+    assert to_strait[0]["reason"].endswith("Weymouth to the Dardanelles.")
+
+
 def test_goeben_enters_the_dardanelles_only_with_leave(result) -> None:
     permit = next(e for e in records(result, type_="politics") if e["kind"] == "permit")
     inside = [e for e in records(result, "Goeben", "arrive") if e["to"] == "Chanak narrows"]
