@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from campaign.model.guns import gun_data
 from campaign.model.penetration import PenetrationRules, Shell, default_penetration, perforates
 from campaign.model.ships import LT_TO_T, Gun, Ship
 from campaign.tactics.jane_rules import GRADES, PROJECTILES, YD_PER_M, JaneRules
@@ -70,14 +71,25 @@ def is_quick_firing(rules: JaneRules, gun: Gun) -> bool:
     return gun.calibre_mm <= rules.qf_medium_max_mm
 
 
+def published_rate_rounds_per_min(rules: JaneRules, gun: Gun) -> float:
+    """The gun's rate of fire (rounds a minute): its own from ``data/guns.yaml`` (with its source), else the
+    STAND-IN of its class (``rate.unpublished_rate_rounds_per_min``: the slowest published rate of its class)."""
+    try:
+        rate = gun_data(gun).rate_of_fire_rounds_per_min
+    except KeyError:  # a gun the guns file does not list
+        rate = None
+    return rate if rate else rules.unpublished_rate_rounds_per_min[gun_class(rules, gun.calibre_mm)]
+
+
 def fire_interval_moves(rules: JaneRules, gun: Gun) -> int:
-    """Moves between discharges: 2 for the non-QF 10-, 6- and 4.7-inch natures (seed 004 l.27), else 1."""
+    """Moves between a gun's discharges: 1 for a quick-firer; for any other gun the fewest whole moves in
+    which it fires ``rate.published_rounds_per_strike`` rounds at its published rate, at least 1. The data
+    file argues the reading of seed 004 l.27 ("Non-QF 10-inch, 6-inch and 4.7-inch guns fire every two
+    moves") and l.111 (big guns fire at the end of each move) it rests on."""
     if is_quick_firing(rules, gun):
         return 1
-    for lo, hi in rules.slow_natures_mm.values():
-        if lo <= gun.calibre_mm <= hi:
-            return rules.slow_interval_moves
-    return 1
+    minutes = rules.published_rounds_per_strike / published_rate_rounds_per_min(rules, gun)
+    return max(1, math.ceil(minutes * 60.0 / rules.move_s - 1e-9))
 
 
 def strikes_per_move(rules: JaneRules, gun: Gun) -> int:

@@ -87,8 +87,8 @@ class JaneRules:
     spare_armoured_classes: tuple[str, ...]
     armoured_types: frozenset[str]
     armoured_min_belt_mm: float
-    slow_natures_mm: Mapping[str, tuple[float, float]]
-    slow_interval_moves: int
+    published_rounds_per_strike: float
+    unpublished_rate_rounds_per_min: Mapping[str, float]
     qf_strikes_per_move: Mapping[str, int]
     qf_heavy_min_mm: float
     qf_light_max_mm: float
@@ -245,9 +245,9 @@ def parse_rules(raw: Mapping[str, Any], file: Path = RULES_FILE) -> JaneRules:
             spare_armoured_classes=tuple(g("guns.spare_armoured_classes")),
             armoured_types=frozenset(g("guns.armoured_types")),
             armoured_min_belt_mm=float(g("guns.armoured_min_belt_mm")),
-            slow_natures_mm=MappingProxyType({k: (float(v[0]), float(v[1]))
-                                              for k, v in g("rate.slow_natures_mm").items()}),
-            slow_interval_moves=int(g("rate.slow_interval_moves")),
+            published_rounds_per_strike=float(g("rate.published_rounds_per_strike")),
+            unpublished_rate_rounds_per_min=MappingProxyType(
+                {str(k): float(v) for k, v in g("rate.unpublished_rate_rounds_per_min").items()}),
             qf_strikes_per_move=_ints(g("rate.qf_strikes_per_move")),
             qf_heavy_min_mm=float(g("rate.quick_firing_fallback.heavy_min_mm")),
             qf_light_max_mm=float(g("rate.quick_firing_fallback.light_max_mm")),
@@ -320,9 +320,12 @@ def parse_rules(raw: Mapping[str, Any], file: Path = RULES_FILE) -> JaneRules:
     if list(rules.class_min_mm.values()) != sorted(rules.class_min_mm.values(), reverse=True):
         raise RulesError(f"{file}: guns.class_min_mm must run from the heaviest class down")
     for cls in rules.class_min_mm:
-        per_class = (rules.shot_grade, rules.qf_strikes_per_move)
+        per_class = (rules.shot_grade, rules.qf_strikes_per_move, rules.unpublished_rate_rounds_per_min)
         if not all(cls in table for table in per_class):
-            raise RulesError(f"{file}: gun class {cls} needs shot_grade and qf_strikes_per_move")
+            raise RulesError(f"{file}: gun class {cls} needs shot_grade, qf_strikes_per_move and "
+                             "unpublished_rate_rounds_per_min")
+    if rules.published_rounds_per_strike <= 0 or min(rules.unpublished_rate_rounds_per_min.values()) <= 0:
+        raise RulesError(f"{file}: rate.published_rounds_per_strike and the unpublished rates must be positive")
     unknown = set(rules.spare_armoured_classes) - set(rules.class_min_mm)
     if unknown:
         raise RulesError(f"{file}: guns.spare_armoured_classes: {sorted(unknown)} are not gun classes")

@@ -261,7 +261,7 @@ def test_changing_projectile_costs_the_guns_their_reload():
 def test_a_slow_nature_reloads_for_two_moves():
     rules = load_jane_rules()
     danton = from_combatant(rules, Combatant(find_ship("Danton"), "F", "France", 0.0, 0.0, 0.0, 10.0, 19.0))
-    g = danton.groups[1]  # the 240 mm, one of the non-QF 10-inch natures that fire every two moves (l.27)
+    g = danton.groups[1]  # the 240 mm, the non-QF 10-inch nature that fires every two moves (l.27; 2 a minute)
     assert g.interval_moves == 2
     strikes_loaded(SimpleNamespace(move=1), danton, g, "he", 6)
     assert strikes_loaded(SimpleNamespace(move=3), danton, g, "shot", 6) == 0 and g.next_fire_move == 5
