@@ -7,6 +7,7 @@
     python run_campaign.py validate SCENARIO.yaml                   check a scenario file, run nothing
     python run_campaign.py route FROM TO [--avoid Italy:6] [...]    a sea route's length and waypoints
     python run_campaign.py replay OUTDIR [--scenario FILE]          rebuild replay, GeoPackage, summary, report
+    python run_campaign.py compare OUTDIR [--record FILE]           the run beside the historical record
     python run_campaign.py duel DUEL.yaml [--engine E|all] [--runs N] fight a duel, once or many times
     python run_campaign.py batch SCENARIO.yaml [--variants A,B|all] [--runs N] [--seed S] [--workers K]
                                [--scheduler ADDRESS] [--design FILE] [--out DIR]   many replicates, on Dask
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
-COMMANDS = ("run", "validate", "variants", "route", "replay", "duel", "batch", "analyse")
+COMMANDS = ("run", "validate", "variants", "route", "replay", "compare", "duel", "batch", "analyse")
 ENGINE_CHOICES = ("nwc1905", "jane", "board")
 DAMAGE_CHOICES = ("own", "gwas")  # campaign.tactics.gwas.DAMAGE_CHOICES (tests/tactics/test_gwas_engines)
 
@@ -49,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
                "  python run_campaign.py route Messina 'Cape Helles'\n"
                "  python run_campaign.py route Malta 39.0,14.5 --avoid Italy:6\n"
                "  python run_campaign.py replay outputs/goeben_1914\n"
+               "  python run_campaign.py compare outputs/goeben_1914\n"
                "  python run_campaign.py duel scenarios/duels/gloucester_vs_breslau.yaml --engine all --runs 200\n"
                "  python run_campaign.py batch scenarios/goeben_1914.yaml --variants all --runs 100\n"
                "  python run_campaign.py analyse outputs/goeben_1914-batch\n",
@@ -112,6 +114,18 @@ def _parser() -> argparse.ArgumentParser:
                     help="a run's output folder, e.g. outputs/goeben_1914")
     rp.add_argument("--scenario", type=Path, default=None,
                     help="the run's scenario file, to show its declared local time beside UTC")
+    c = sub.add_parser(
+        "compare", help="a run beside the historical record, event by event; the table into report.md and the replay",
+        description="Set each event of the historical record (data/record/<scenario>.yaml: contacts, losses of "
+                    "contact, arrivals, messages received, coal, battles or their absence, each with its time, "
+                    "place, tolerance and source) beside what the run in OUTDIR did (its events.jsonl and "
+                    "summary.json), with the difference and whether it is within tolerance. Inputs (events the "
+                    "scenario feeds in) and emergent events (the model's own) are scored apart; the headline is "
+                    "the share of emergent events within tolerance. Writes the table into OUTDIR's report.md and "
+                    "replay.html (rebuilt from the records).")
+    c.add_argument("outdir", type=Path, metavar="OUTDIR", help="a run's output folder, e.g. outputs/goeben_1914")
+    c.add_argument("--record", type=Path, default=None, metavar="FILE",
+                   help="the record file (default: data/record/<the run's scenario>.yaml)")
     d = sub.add_parser(
         "duel", help="fight a duel file (scenarios/duels/) once, or many times for its odds",
         description="Fight the battle a duel file sets up. Once (--runs 1): print its account and write "
@@ -455,6 +469,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from campaign.output.rebuild import RunFilesError
+    from campaign.record.compare import compare_run
+    from campaign.record.schema import RecordError
+
+    try:
+        text, written = compare_run(args.outdir, args.record)
+    except (RunFilesError, RecordError) as exc:
+        raise BadInput(str(exc)) from None
+    print(text, end="")
+    for path in written:
+        print(f"  wrote {path}")
+    return 0
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -496,7 +525,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     handlers = {"run": cmd_run, "validate": cmd_validate, "variants": cmd_variants, "route": cmd_route,
-                "replay": cmd_replay, "duel": cmd_duel, "batch": cmd_batch, "analyse": cmd_analyse}
+                "replay": cmd_replay, "compare": cmd_compare, "duel": cmd_duel, "batch": cmd_batch, "analyse": cmd_analyse}
     handler = handlers[args.command]
     try:
         return handler(args)

@@ -13,6 +13,9 @@ base, and ``analysis.html`` with Plotly charts.
 * With a design: each measure's partial rank correlation with each design parameter, and each what-if's
   differences' (campaign/batch/sensitivity.py), in the tables, the page and ``sensitivity.json``; and a
   note for each what-if whose own change the design replaced (campaign/batch/parameters.py ``overrides``).
+* With the replicates' records kept (``--keep-records``) and a record of the scenario (data/record/): each
+  event of the record's share of runs within tolerance and median time difference, by variant
+  (campaign/record/batch.py), and ``record_check.json``.
 * A note for each set of variants that gave the same value of every measure of what happened in every
   replicate (``alike_notes``): their differences of zero say their changes never reached what is measured.
 
@@ -52,6 +55,8 @@ from campaign.batch.store import DESIGN_OVERRIDES, DONE, SOFTWARE_FILES, design_
 from campaign.batch.wording import counted, listed
 from campaign.estimate import Estimate, t_interval, wilson
 from campaign.output import files
+from campaign.record.batch import JSON_FILE as RECORD_FILE
+from campaign.record.batch import batch_against_record
 
 # The measures the table shows unless asked for others (``--measures all`` shows every one).
 KEY_MEASURES = ("goeben_escaped", "goeben_dardanelles", "goeben_arrival_h", "goeben_coal_t", "goeben_in_action",
@@ -485,6 +490,11 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
     notes += alike_notes(ds, skip=[o.variant for o in _overrides(ds) if o.nothing_else])
     text = format_tables(rows, ds) + (f"\n\n{format_sensitivity(prccs)}" if prccs else "")
     text += "".join(f"\n\n{n}" for n in notes) + _rerun_notes(ds)
+    # Each event of the historical record over the runs the batch kept (campaign/record/batch.py).
+    record_text, record_rows = batch_against_record(out, str(ds.attrs.get("scenario_name", "")),
+                                                    [str(v) for v in ds["variant_name"].values])
+    if record_text:
+        text += f"\n\n{record_text}"
     summary_line = text.split("\n", 2)
     page = html_page(ds, rows, "\n".join(summary_line[:2] + notes), prccs)
     table = json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,
@@ -492,6 +502,8 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
                         for r in rows], indent=1) + "\n"
     outputs = {HTML_FILE: lambda p: p.write_text(page, encoding="utf-8"),
                JSON_FILE: lambda p: p.write_text(table, encoding="utf-8")}
+    if record_rows:
+        outputs[RECORD_FILE] = lambda p: p.write_text(json.dumps(record_rows, indent=1) + "\n", encoding="utf-8")
     if prccs:
         prcc_table = json.dumps([{"variant": r.variant, "measure": r.measure, "of": r.of, "parameter": r.parameter,
                                   "prcc": _plain(r.prcc)} for r in prccs], indent=1) + "\n"

@@ -6,7 +6,8 @@ Built from the records and tracks alone (every output can be rebuilt from them),
   aspect, ports and places, graticule and scale bar, framed on the tracks;
 * the frames (``replay_frames``): every 30 minutes and at every record worth seeing, each unit's
   position, course, speed, coal, status, force and order;
-* the events in words (``replay_events``), listed beside the chart as the clock passes them;
+* the events in words (``replay_events``), listed beside the chart as the clock passes them, with the
+  historical record's events at their times, each beside what the run did (campaign/record);
 * the sun (``replay_sun``): the sub-solar point of every frame, from which the page shades twilight
   and night (sun below -6 degrees) across the chart;
 * what each side saw and said (``replay_intel``): lines from observer to target while in contact,
@@ -63,6 +64,7 @@ from campaign.output.replay_sun import (
     light_phase,
     subsolar_points,
 )
+from campaign.record.check import replay_lines
 from campaign.world.units import STATUSES
 
 WAKE_MIN = 360.0  # six hours of wake: a squadron's last change of course stays in view
@@ -381,7 +383,8 @@ def replay_payload(events: Sequence[Mapping[str, Any]], tracks: xr.Dataset, scen
     start = _utc(scenario_meta, "start")
     end_min = (_utc(scenario_meta, "end") - start).total_seconds() / 60.0
     local = _local(scenario_meta)
-    lines = _panel_lines(events, phrases)
+    # The record's events beside the run's, at the record's times (campaign/record).
+    lines = sorted(_panel_lines(events, phrases) + replay_lines(events, scenario_meta), key=lambda ln: ln.t_min)
     payload: dict[str, Any] = {}
     n_units = max(1, int(tracks.sizes.get("unit", 1)))
     gaps = FRAME_GAPS_MIN if budget_bytes is not None else FRAME_GAPS_MIN[:1]

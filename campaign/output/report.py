@@ -7,6 +7,7 @@ The report has four parts, all from the records (DESIGN.md principle 6) and the 
    tables: Goeben and Breslau (got away or not, when, with how much coal, brought to action, hits,
    sightings), the French 19th Corps, towns shelled, ships sunk, hits, where the German ships coaled;
 3. the score under the scenario's victory conditions (``summary["scoring"]``), when it has any;
+   then the run against the historical record, when the scenario has one (campaign/record);
 4. the story: the notable records in time order, a day to a heading, one line each
    (campaign/output/report_story.py), in UTC with the scenario's local time beside it where it declares one.
 """
@@ -24,6 +25,7 @@ from campaign.output.replay_events import num
 from campaign.output.report_story import story
 from campaign.output.run_facts import Rec, RunFacts
 from campaign.output.scoring import delivered, measures, score
+from campaign.record.check import report_section
 
 
 def write_report(path: Path, events: Iterable[Rec], summary: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
@@ -39,7 +41,8 @@ def build_report(events: Iterable[Rec], summary: Mapping[str, Any], meta: Mappin
     clock = _LocalClock.of(meta)
     m = summary.get("measures") if "measures" in summary else measures(events, meta)
     sc = summary.get("scoring") if "scoring" in summary else score(events, meta)
-    parts = [_header(events, meta, clock), _measures(m or {}, clock), _score(sc), _story(events, clock)]
+    parts = [_header(events, meta, clock), _measures(m or {}, clock), _score(sc),
+             report_section(events, meta, table, md), _story(events, clock)]
     return "\n".join(p for p in parts if p).rstrip() + "\n"
 
 
