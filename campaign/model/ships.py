@@ -145,6 +145,13 @@ class ConsumptionCurve:
         hours = np.asarray(self.hours_to_burn(c, v), dtype=float)
         return _out(np.asarray(hours * v, dtype=float), s1 and c.ndim == 0)
 
+    def scaled(self, factor: float) -> ConsumptionCurve:
+        """The same curve with every tonne multiplied by ``factor`` (> 0): boilers that need that much
+        more coal for the same steam burn that much more at every speed, fixed load and propulsion alike."""
+        if not (np.isfinite(factor) and factor > 0):
+            raise ValueError(f"factor must be finite and > 0, got {factor}")
+        return ConsumptionCurve(self.fixed_t_per_day * factor, self.cubic_t_per_day * factor)
+
     # -- calibration ---------------------------------------------------------------------------------
 
     @staticmethod
@@ -284,7 +291,10 @@ class Ship:
     ship has none; its ``mounts`` are the tubes' layout where a source gives it. ``coal_capacity_t`` is
     the most coal her bunkers hold; ``oil_t`` the oil carried
     for spraying on the coal (kept as data; consumption is modelled as one fuel, see
-    ``consumption_basis``). Merchant ships
+    ``consumption_basis``). ``consumption`` is what she burns in August 1914: her class's calibrated
+    curve (:attr:`calibrated_consumption`, the one that reproduces the published endurance figures)
+    times ``consumption_factor``, the state of her boilers then (1.0 unless the data says otherwise,
+    as for Goeben's leaking tubes). Merchant ships
     add ``cargo_coal_t`` (coal they can give) and ``transfer_rate_t_per_h`` (collier to warship,
     alongside at anchor). ``sources`` maps field paths (dotted, e.g. ``speed_kn.design``; a prefix
     covers its sub-fields) to citations; ``aka`` lists other spellings or names.
@@ -316,6 +326,13 @@ class Ship:
     consumption_method: str = ""
     consumption_basis: str = ""
     calibration_points: tuple[EndurancePoint, ...] = ()
+    consumption_factor: float = 1.0
+
+    @property
+    def calibrated_consumption(self) -> ConsumptionCurve:
+        """The curve calibrated on the published endurance figures, before her boilers' state in
+        August 1914 (``consumption`` divided by ``consumption_factor``)."""
+        return self.consumption.scaled(1.0 / self.consumption_factor)
 
     @property
     def bunker_t(self) -> float:
@@ -401,6 +418,8 @@ class _Consumption(_Strict):
     points: list[_Point] = Field(default_factory=list)
     rejected_points: list[_Point] = Field(default_factory=list)
     basis: str = Field(min_length=10)
+    # Coal per unit of steam relative to the calibrated curve: the ship's boilers in August 1914.
+    condition_factor: float = Field(default=1.0, gt=0, le=3)
 
     @model_validator(mode="after")
     def _points_fit_method(self) -> _Consumption:
@@ -650,7 +669,7 @@ def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
     cons = entry.consumption
     bunker_t = capacity_t + oil_t if cons.bunker == "coal_plus_oil" else capacity_t
     try:
-        curve = ConsumptionCurve(cons.fixed_t_per_day, cons.cubic_t_per_day)
+        curve = ConsumptionCurve(cons.fixed_t_per_day, cons.cubic_t_per_day).scaled(cons.condition_factor)
     except ValueError as exc:  # pragma: no cover - pydantic bounds catch this first
         raise ShipDataError(f"{path}: ship {name!r}: field consumption: {exc}") from exc
     displacement = (
@@ -685,6 +704,7 @@ def _build(name: str, cls_name: str, entry: _Entry, path: Path) -> Ship:
         calibration_points=tuple(
             EndurancePoint(p.speed_kn, p.range_nm, bunker_t, p.source) for p in cons.points
         ),
+        consumption_factor=cons.condition_factor,
     )
 
 

@@ -627,12 +627,16 @@ def _changed_ships(path: Path | str, model: s.ScenarioModel, ships: Mapping[str,
                                                  f"(now {design:g} / {sustained:g} / {economical:g} kn)"))
             continue
         sources = dict(ship.sources)
-        for key in ("speed_kn" if sp else None, "coal" if ch.coal_capacity_t is not None else None):
+        factor = ch.consumption_factor
+        for key in ("speed_kn" if sp else None, "coal" if ch.coal_capacity_t is not None else None,
+                    "consumption.condition_factor" if factor is not None else None):
             if key:
                 sources[key] = f"scenario change: {ch.note}"
+        curve = ship.consumption if factor is None else ship.calibrated_consumption.scaled(factor)
         out[ship.name] = replace(
             ship, design_speed_kn=design, sustained_speed_kn=sustained, economical_speed_kn=economical,
             coal_capacity_t=ch.coal_capacity_t if ch.coal_capacity_t is not None else ship.coal_capacity_t,
+            consumption=curve, consumption_factor=ship.consumption_factor if factor is None else factor,
             sources=MappingProxyType(sources))
     if faults:
         raise ScenarioError(path, faults)

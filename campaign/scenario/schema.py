@@ -342,6 +342,9 @@ class ShipChangeModel(_Strict):
 
     speed_kn: ShipSpeedChange | None = None
     coal_capacity_t: float | None = Field(default=None, gt=0)
+    # Her boilers' coal per unit of steam relative to her calibrated curve (data/ships.yaml,
+    # consumption.condition_factor): 1.0 is the class's published endurance.
+    consumption_factor: float | None = Field(default=None, gt=0, le=3)
     note: str = Field(min_length=1)
 
 

@@ -37,16 +37,28 @@ def test_goeben_coal_capacity_is_the_moltke_class_3100_t() -> None:
 @pytest.mark.parametrize("speed_kn, range_nm", [(14, 4120), (23, 2370)])
 def test_goeben_curve_reproduces_the_class_endurance_figures(speed_kn: float, range_nm: float) -> None:
     goeben = find_ship("Goeben")
-    assert goeben.consumption.endurance_nm(3100, speed_kn) == pytest.approx(range_nm, rel=0.01)
+    assert goeben.calibrated_consumption.endurance_nm(3100, speed_kn) == pytest.approx(range_nm, rel=0.01)
 
 
 def test_goeben_daily_burn_matches_full_bunker_derivation() -> None:
     # The whole 3,100 t bunker (D.W. Taylor via warshipsresearch.blogspot.com) burnt over each endurance run,
     # 3,100 t x 24 h x v / R: ~253 t/day at 14 kn (4,120 nm, WP 'Moltke-class battlecruiser' infobox) and
     # ~722 t/day at 23 kn (2,370 nm, sister Moltke, perceptiode.com/SMS_Moltke_(1910)).
-    c = find_ship("Goeben").consumption
-    assert c.t_per_day(14) == pytest.approx(253, rel=0.01)
-    assert c.t_per_day(23) == pytest.approx(722, rel=0.01)
+    for c in (find_ship("Goeben").calibrated_consumption, find_ship("Moltke").consumption):
+        assert c.t_per_day(14) == pytest.approx(253, rel=0.01)
+        assert c.t_per_day(23) == pytest.approx(722, rel=0.01)
+
+
+def test_goeben_burns_her_boilers_factor_over_the_class_curve() -> None:
+    # data/ships.yaml, ships: Goeben, consumption.condition_factor: 1.8, derived from the record of her coal
+    # (Miller ch.4 and ch.8; Massie ch.8; Tuchman ch.10); her sister Moltke keeps the class's figures.
+    goeben, moltke = find_ship("Goeben"), find_ship("Moltke")
+    assert goeben.consumption_factor == 1.8 and moltke.consumption_factor == 1.0
+    for v in (0.0, 14.0, 23.5):
+        assert goeben.consumption.t_per_day(v) == pytest.approx(1.8 * moltke.consumption.t_per_day(v))
+    assert goeben.consumption.t_per_day(23.5) == pytest.approx(1370, rel=0.01)  # ~1,370 t/day at 23.5 kn
+    assert goeben.consumption.t_per_day(14) == pytest.approx(455, rel=0.01)
+    assert "STAND-IN" in goeben.source_of("consumption.condition_factor")
 
 
 def test_goeben_sustained_speed_is_two_knots_below_design() -> None:
@@ -239,7 +251,7 @@ def test_raw_file_has_no_unsourced_numbers() -> None:
 @pytest.mark.parametrize("ship", list(SHIPS.values()), ids=list(SHIPS))
 def test_stored_curve_reproduces_its_calibration_points(ship: Ship) -> None:
     for p in ship.calibration_points:
-        assert ship.consumption.endurance_nm(p.bunker_t, p.speed_kn) == pytest.approx(p.range_nm, rel=0.01)
+        assert ship.calibrated_consumption.endurance_nm(p.bunker_t, p.speed_kn) == pytest.approx(p.range_nm, rel=0.01)
     if ship.consumption_method == "stand_in":
         assert "stand-in" in ship.consumption_basis
 

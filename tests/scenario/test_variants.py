@@ -128,6 +128,11 @@ def test_goeben_moltke_endurance():
     sc = variant("goeben_moltke_endurance")
     moltke = force(variant("moltke_with_goeben"), "Goeben").ships[1]
     assert force(sc, "Goeben").ships[0].sustained_speed_kn == moltke.sustained_speed_kn == 24.5
+    # ... and Moltke's coal: the class curve, without her own boilers' factor (data/ships.yaml).
+    goeben, base_goeben = force(sc, "Goeben").ships[0], force(base(), "Goeben").ships[0]
+    assert base_goeben.consumption_factor == 1.8 and goeben.consumption_factor == 1.0
+    assert goeben.consumption.t_per_day(14) == pytest.approx(moltke.consumption.t_per_day(14))
+    assert goeben.source_of("consumption.condition_factor").startswith("scenario change:")
     assert changed_forces(base(), sc) == {"Goeben"}
 
 

@@ -274,3 +274,47 @@ def test_pictures_learn_only_what_was_seen_heard_or_told_and_only_once_told(resu
             assert src.startswith("seen by "), e
             kinds.add("seen")
     assert kinds == {"told", "heard", "seen"}
+
+
+# -- Goeben's coal against the record ------------------------------------------------------------
+# The record (data/ships.yaml, ships: Goeben, consumption.condition_factor): the 1,500 t taken at Messina
+# were "not enough to reach the Dardanelles" (Tuchman, The Guns of August ch.10); steaming straight there
+# from off Matapan on 7 Aug "he would arrive dangerously low on coal" (Miller, Superior Force ch.8), so he
+# coaled from the collier at Denusa. How low is "too low to go on" is data/record/goeben_1914.yaml's reading
+# (goeben_low_on_coal_at_denusa: under a quarter of her bunkers, a STAND-IN), read from that file.
+STRAIGHT_ON_KN = 17.0  # her speed from Messina past Matapan (scenario: Kopp p.11 'medium')
+
+
+def _too_low_t() -> float:
+    import yaml
+
+    from campaign.paths import DATA_DIR
+
+    record = yaml.safe_load((DATA_DIR / "record" / "goeben_1914.yaml").read_text(encoding="utf-8"))
+    event = next(e for e in record["events"] if e["id"] == "goeben_low_on_coal_at_denusa")
+    return float(event["coal_t"]["max"])
+
+
+def _coal_on_arrival_straight_on(result, at: dict, speed_kn: float) -> float:
+    """Goeben's coal (t) had she steamed on from the record ``at`` straight to the Dardanelles entrance
+    at ``speed_kn`` by the sea route, on her own curve."""
+    from campaign.geo.routing import default_router
+
+    entrance = next(e for e in records(result, "Goeben", "arrive") if e["to"] == "Dardanelles entrance")
+    nm = default_router().route((at["lat"], at["lon"]), (entrance["lat"], entrance["lon"])).length_nm
+    return at["coal_t"] - SHIPS["Goeben"].consumption.t_per_h(speed_kn) * nm / speed_kn
+
+
+def test_goeben_reaches_denusa_too_short_of_coal_to_go_on_without_coaling(result) -> None:
+    at_denusa = next(e for e in records(result, "Goeben", "arrive") if e["to"] == "Denusa anchorage")
+    assert _too_low_t() == pytest.approx(0.25 * SHIPS["Goeben"].coal_capacity_t, abs=1.0)
+    assert at_denusa["coal_t"] < _too_low_t()
+    assert at_denusa["coal_t"] > 0.1 * SHIPS["Goeben"].coal_capacity_t  # short, not empty: she got there
+
+
+def test_the_coal_goeben_left_messina_with_would_not_see_her_safely_to_the_dardanelles(result) -> None:
+    leaving = next(e for e in records(result, "Goeben", "depart") if e.get("origin") == "Messina"
+                   and e["t"].startswith("1914-08-06"))
+    at_matapan = next(e for e in records(result, "Goeben", "arrive") if e["to"] == "Cape Matapan")
+    assert _coal_on_arrival_straight_on(result, leaving, STRAIGHT_ON_KN) < _too_low_t()     # Tuchman ch.10
+    assert _coal_on_arrival_straight_on(result, at_matapan, STRAIGHT_ON_KN) < _too_low_t()  # Miller ch.8
