@@ -68,9 +68,9 @@ MEASURES: tuple[Measure, ...] = (
     *(m for ms in _BY_SHIP.values() for m in ms),
     Measure("battles", COUNT, "1", "battles fought"),
     Measure("hits", COUNT, "1", "hits on any ship"),
-    Measure("ships_sunk", COUNT, "1", "ships sunk"),
-    Measure("ships_sunk_central", COUNT, "1", "Central Powers ships sunk"),
-    Measure("ships_sunk_entente", COUNT, "1", "Entente ships sunk"),
+    Measure("ships_sunk", COUNT, "1", "ships sunk (or considered sunk at the end), as the score counts them"),
+    Measure("ships_sunk_central", COUNT, "1", "Central Powers ships sunk (or considered sunk at the end)"),
+    Measure("ships_sunk_entente", COUNT, "1", "Entente ships sunk (or considered sunk at the end)"),
     Measure("out_of_coal_central", COUNT, "1", "Central Powers ships that ran out of coal (each once)"),
     Measure("out_of_coal_entente", COUNT, "1", "Entente ships that ran out of coal (each once)"),
     Measure("divisions_delivered", QUANTITY, "1", "divisions of the French 19th Corps at Toulon by the "
@@ -127,7 +127,7 @@ def flatten(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dic
         out[f"{key}_in_action"] = float(bool(s["brought_to_action"]))
         out[f"{key}_battles"] = float(len(s["actions"]))
         out[f"hits_on_{key}"] = float(s["hits_taken"])
-        out[f"{key}_sunk"] = float(s["fate"] == "sunk")
+        out[f"{key}_sunk"] = float(s.get("sunk") is not None)  # sunk, or considered sunk at the end
         out[f"contacts_{key}"] = float(m["contacts"][ship]["contacts"])
     out["battles"] = float(len({e.get("battle") for e in events
                                 if e.get("type") == "engagement_start" and e.get("battle") is not None}))

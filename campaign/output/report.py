@@ -98,6 +98,16 @@ def _header(events: list[Rec], meta: Mapping[str, Any], clock: _LocalClock) -> s
     return f"# {md(title)}\n\n" + table(("", ""), rows) + "\n"
 
 
+def _loss(s: Mapping[str, Any], clock: _LocalClock) -> str:
+    """A ship lost, as the score counts her: sunk (when, by whom) or considered sunk at the end (where)."""
+    kind = str(s.get("type") or "").replace("_", " ")
+    who = f"{s['ship']} ({', '.join(x for x in (s.get('nation') or s.get('side'), kind) if x)})"
+    if s.get("how") == "considered sunk at the end":
+        return (f"{who}, considered sunk at the end ({clock.when(s['t'])}): not got away"
+                + (f", at {s['place']}" if s.get("place") else ", at sea"))
+    return f"{who}, {clock.when(s['t'])}" + (f", by {s['by']}" if s.get("by") else "")
+
+
 def _measures(m: Mapping[str, Any], clock: _LocalClock) -> str:
     out = ["## How it ended\n"]
     ships = m.get("ships") or {}
@@ -140,9 +150,7 @@ def _measures(m: Mapping[str, Any], clock: _LocalClock) -> str:
         f"{s['town']} ({s['nation']}) by {', '.join(s['ships'])}, {clock.when(s['t'])}" for s in shelled) or "none")
         + ".\n")
     sunk = (m.get("sunk") or {}).get("ships") or []
-    out.append("**Ships sunk**: " + ("; ".join(
-        f"{s['ship']} ({s['nation'] or s['side']}), {clock.when(s['t'])}" + (f", by {s['by']}" if s.get("by") else "")
-        for s in sunk) or "none") + ".\n")
+    out.append("**Ships sunk**: " + ("; ".join(_loss(s, clock) for s in sunk) or "none") + ".\n")
     dry = (m.get("out_of_coal") or {}).get("ships") or []
     out.append("**Ships out of coal**: " + ("; ".join(
         f"{s['ship']} ({s['nation'] or s['side']}), {clock.when(s['t'])}" for s in dry) or "none") + ".\n")

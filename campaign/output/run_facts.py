@@ -72,6 +72,12 @@ class Escape:
         return str(self.record.get("t"))
 
 
+# How a ship was lost (RunFacts.losses): sunk in the run, or "considered sunk" by the rules at the end
+# (seed 000, 'Ending the Game': a German ship neither out of the Mediterranean, nor in a friendly port, nor
+# in the Dardanelles when the game ends).
+SUNK = "sunk"
+CONSIDERED_SUNK = "considered sunk at the end"
+
 HOW_WORDS = MappingProxyType({"dardanelles": "entered the Dardanelles",
                               "west": "left the Mediterranean to the west", "friendly_port": "in a friendly port"})
 
@@ -188,12 +194,28 @@ class RunFacts:
                 and self.escape(name) is None]
 
     def lost(self, ship: str) -> tuple[str, Rec] | None:
-        """('sunk', record) or ('considered sunk', end record) for a ship lost by the rules; else None."""
+        """('sunk', her ``sunk`` record, else her ``end`` record) for a ship sunk in the run; else None."""
         if ship in self.sunk:
             return "sunk", self.sunk[ship]
         if self.is_sunk(ship):
             return "sunk", self.end[ship]
         return None
+
+    def losses(self, considered_nations: Iterable[str] = ()) -> dict[str, tuple[str, Rec]]:
+        """Every ship the run loses, in the order of the ships: ``(SUNK, record)`` for one sunk (:meth:`lost`),
+        ``(CONSIDERED_SUNK, end record)`` for one of ``considered_nations`` afloat at the end that had not
+        escaped (:meth:`considered_sunk`; the scoring rules name the nations, none without them). Warships,
+        colliers and merchant ships alike: the score's rows and the measures both count from this, so a
+        ship counted lost in one is named lost in the other."""
+        considered = set(self.considered_sunk(considered_nations))
+        out: dict[str, tuple[str, Rec]] = {}
+        for ship in self.ships:
+            lost = self.lost(ship)
+            if lost is not None:
+                out[ship] = (SUNK, lost[1])
+            elif ship in considered:
+                out[ship] = (CONSIDERED_SUNK, self.end[ship])
+        return out
 
 
 def _ship_info(name: str, side: str) -> ShipInfo:

@@ -14,9 +14,10 @@ CA 2; an enemy home port shelled, 10 each ship each time) are added "in all case
 of the seed lost them (data/scoring.yaml says why each is what it is).
 
 :func:`measures` says, whatever the rules: whether, when and with how much coal Goeben and Breslau got
-away; whether and when each was brought to action; the divisions delivered; the towns shelled; the hits
-and the sinkings; the ships that ran out of coal; how often the enemy sighted each of them; where the
-German ships took their coal.
+away; whether and when each was brought to action; the divisions delivered; the towns shelled; the hits;
+the ships lost, counted as the score counts them (sunk, or considered sunk at the end under the scoring
+rules: colliers and merchant ships as well as warships); the ships that ran out of coal; how often the
+enemy sighted each of them; where the German ships took their coal.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from campaign.model.victory_rules import (
     scoring_source,
     victory_rules,
 )
-from campaign.output.run_facts import HOW_WORDS, Rec, RunFacts, place_nation
+from campaign.output.run_facts import CONSIDERED_SUNK, HOW_WORDS, Rec, RunFacts, place_nation
 
 SINK_WORDS = MappingProxyType({"dreadnought": "dreadnought (BB)", "battleship": "older battleship (B)",
                                "armoured_cruiser": "armoured cruiser (CA)"})
@@ -67,12 +68,12 @@ def score(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData | No
     rules = victory_rules(name, data)
     if facts is None:
         facts = facts_of(events, data)
-    considered = set(facts.considered_sunk(rules.considered_sunk_at_end.nations))
+    losses = facts.losses(rules.considered_sunk_at_end.nations)
     sides: dict[str, dict[str, Any]] = {}
     for chart_name, chart in rules.charts.items():
         drawn = facts.draws.get(chart.side)
         number = int(drawn["draw"]) if drawn is not None and drawn.get("draw") is not None else None
-        rows = [_scored(row.name, *_count(row.counts, facts, chart.side, data.definitions, considered),
+        rows = [_scored(row.name, *_count(row.counts, facts, chart.side, data.definitions, losses),
                         row.points[number - 1] if number else None) for row in chart.rows]
         extra = _additional(rules, facts, chart.side, tuple(c.side for c in rules.charts.values()), number)
         total = sum(r["points"] for r in rows + extra) if number else None
@@ -119,11 +120,11 @@ def _num(x: float) -> str:
 
 
 def _count(c: RowCount, facts: RunFacts, side: str, d: Definitions,
-           considered: set[str]) -> tuple[float, list[dict[str, Any]]]:
-    """How many of the row's things the records show, and which; ``considered`` are the ships considered
-    sunk at the end."""
+           losses: Mapping[str, tuple[str, Rec]]) -> tuple[float, list[dict[str, Any]]]:
+    """How many of the row's things the records show, and which; ``losses`` are the ships the run loses
+    (:meth:`RunFacts.losses`: sunk, or considered sunk at the end)."""
     if c.kind == "sunk":
-        what = [lost for ship in _ships(facts, c) if (lost := _lost(facts, ship, considered)) is not None]
+        what = [_loss(facts, ship, *losses[ship]) for ship in _ships(facts, c) if ship in losses]
         return len(what), what
     if c.kind == "exit_west":
         what = [{"ship": s, "t": facts.exited_west[s].get("t"), "lon": facts.exited_west[s].get("lon")}
@@ -157,16 +158,23 @@ def _ships(facts: RunFacts, c: RowCount) -> list[str]:
             and (not c.types or info.type in c.types)]
 
 
-def _lost(facts: RunFacts, ship: str, considered: set[str]) -> dict[str, Any] | None:
-    """A ship lost by the rules: sunk, or considered sunk at the end (``considered``)."""
-    lost = facts.lost(ship)
-    if lost is not None:
-        how, rec = lost
-        return {"ship": ship, "how": how, "t": rec.get("t"), "by": rec.get("by")}
-    if ship in considered:
-        return {"ship": ship, "how": "considered sunk at the end", "t": facts.end[ship].get("t"),
-                "place": facts.end[ship].get("place")}
-    return None
+def _loss(facts: RunFacts, ship: str, how: str, rec: Rec) -> dict[str, Any]:
+    """A ship lost (:meth:`RunFacts.losses`) as the score's rows and the measures both name her."""
+    info = facts.ships[ship]
+    out = {"ship": ship, "how": how, "side": info.side, "nation": info.nation, "type": info.type,
+           "t": rec.get("t"), "by": rec.get("by"), "battle": rec.get("battle")}
+    if how == CONSIDERED_SUNK:
+        out.update({"place": rec.get("place"), "lat": rec.get("lat"), "lon": rec.get("lon")})
+    return out
+
+
+def considered_nations(meta: Mapping[str, Any], data: ScoringData | None = None) -> tuple[str, ...]:
+    """The nations whose ships afloat at the end but not got away count as sunk under the run's scoring
+    rules (seed 000, 'Ending the Game'); none when the run has no scoring rules."""
+    name = rules_name(meta.get("scoring"))
+    if name is None:
+        return ()
+    return tuple(victory_rules(name, data or default_scoring()).considered_sunk_at_end.nations)
 
 
 def _additional(rules: VictoryRules, facts: RunFacts, side: str, chart_sides: tuple[str, ...],
@@ -257,14 +265,15 @@ def measures(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData |
         facts = facts_of(events, data)
     hits = Counter(str(r["unit"]) for r in events if r.get("type") == "hit" and r.get("unit"))
     principal = [s for s in d.principal_ships if s in facts.ships]
+    losses = facts.losses(considered_nations(meta, data))  # as the score counts them
     out: dict[str, Any] = {
         "definitions": "data/scoring.yaml (definitions)",
-        "ships": {s: _ship_measure(s, facts, events, hits) for s in principal},
+        "ships": {s: _ship_measure(s, facts, events, hits, losses) for s in principal},
         "troops": _troops(facts, d),
         "towns_shelled": [{"town": s.town, "nation": s.town_nation, "by": s.force, "ships": list(s.ships),
                            "t": s.t, "until": s.until} for s in facts.shellings],
         "hits": dict(sorted(hits.items())),
-        "sunk": _sunk(facts),
+        "sunk": _sunk(facts, losses),
         "out_of_coal": _out_of_coal(facts, events),
         "contacts": {s: _contacts(s, facts, events) for s in principal},
         "coal": _coal(facts, events, {facts.ships[s].nation for s in principal} or {"Germany"}),
@@ -272,7 +281,8 @@ def measures(events: Iterable[Rec], meta: Mapping[str, Any], data: ScoringData |
     return out
 
 
-def _ship_measure(ship: str, facts: RunFacts, events: list[Rec], hits: Counter[str]) -> dict[str, Any]:
+def _ship_measure(ship: str, facts: RunFacts, events: list[Rec], hits: Counter[str],
+                  losses: Mapping[str, tuple[str, Rec]]) -> dict[str, Any]:
     info = facts.ships[ship]
     esc = facts.escape(ship)
     end = facts.end.get(ship) or {}
@@ -283,11 +293,11 @@ def _ship_measure(ship: str, facts: RunFacts, events: list[Rec], hits: Counter[s
                   "coal_t": coal, "bunker_t": info.bunker_t,
                   "coal_fraction": round(float(coal) / info.bunker_t, 3) if coal is not None and info.bunker_t > 0
                   else None})
-    lost = facts.lost(ship)
-    m["fate"] = ("sunk" if lost else "escaped" if esc else "interned" if end.get("status") == "interned"
+    lost = losses.get(ship)
+    m["fate"] = (lost[0] if lost else "escaped" if esc else "interned" if end.get("status") == "interned"
                  else "out of coal" if end.get("status") == "out_of_coal" else "at large at the end")
     if lost:
-        m["sunk"] = {"t": lost[1].get("t"), "by": lost[1].get("by"), "battle": lost[1].get("battle")}
+        m["sunk"] = {"t": lost[1].get("t"), "by": lost[1].get("by"), "battle": lost[1].get("battle"), "how": lost[0]}
     actions = _actions(ship, events)
     m["brought_to_action"] = bool(actions)
     m["actions"] = actions
@@ -335,22 +345,19 @@ def _troops(facts: RunFacts, d: Definitions) -> dict[str, Any]:
     }
 
 
-def _sunk(facts: RunFacts) -> dict[str, Any]:
-    ships = []
-    for name, info in facts.ships.items():
-        lost = facts.lost(name)
-        if lost is None:
-            continue
-        rec = lost[1]
-        ships.append({"ship": name, "side": info.side, "nation": info.nation, "type": info.type,
-                      "t": rec.get("t"), "by": rec.get("by"), "battle": rec.get("battle")})
+def _sunk(facts: RunFacts, losses: Mapping[str, tuple[str, Rec]]) -> dict[str, Any]:
+    """The ships the run loses, as the score counts them (:meth:`RunFacts.losses`): each with ``how``
+    (sunk, or considered sunk at the end by the scoring rules), by side and by nation."""
+    ships = [_loss(facts, name, *lost) for name, lost in losses.items()]
     ships.sort(key=lambda s: str(s["t"]))
     by_side: dict[str, list[str]] = {}
     by_nation: dict[str, list[str]] = {}
     for s in ships:
         by_side.setdefault(s["side"], []).append(s["ship"])
         by_nation.setdefault(s["nation"] or "unknown", []).append(s["ship"])
-    return {"count": len(ships), "by_side": by_side, "by_nation": by_nation, "ships": ships}
+    considered = sum(s["how"] == CONSIDERED_SUNK for s in ships)
+    return {"count": len(ships), "in_the_run": len(ships) - considered, "considered_at_the_end": considered,
+            "by_side": by_side, "by_nation": by_nation, "ships": ships}
 
 
 def _out_of_coal(facts: RunFacts, events: list[Rec]) -> dict[str, Any]:

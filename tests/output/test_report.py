@@ -216,3 +216,23 @@ def test_the_ships_that_ran_out_of_coal_are_named_with_when() -> None:
     text = build_report(events, {}, {"name": "t", "start": "1914-08-08T00:00:00Z", "end": "1914-08-08T04:00:00Z"})
     line = next(x for x in text.splitlines() if x.startswith("**Ships out of coal**"))
     assert "Moltke (Germany)" in line and "8 Aug" in line and "02:00" in line
+
+
+def test_the_ships_the_score_counts_sunk_are_named_in_the_ships_sunk_line() -> None:
+    # The score's "Sink a German collier" row counts the colliers still at large at the end (seed 000,
+    # 'Ending the Game'); the report's table must not say "Ships sunk: none" beside it.
+    def rec(t_min, type_, unit, side, **data):
+        return {"t": f"1914-08-08T0{int(t_min // 60) % 10}:00:00Z", "t_min": t_min, "type": type_, "unit": unit,
+                "side": side, "force": unit, "lat": 37.09, "lon": 25.82, **data}
+
+    events = [rec(0.0, "start", "Bogadir", "Central Powers", status="waiting", coal_t=400.0),
+              rec(0.0, "start", "Gloucester", "Entente", status="underway", coal_t=1000.0),
+              rec(0.0, "victory_conditions", None, "Central Powers", player="German", chart="GVC", draw=1),
+              rec(0.0, "victory_conditions", None, "Entente", player="British", chart="BVC", draw=1),
+              rec(240.0, "end", "Bogadir", "Central Powers", status="waiting", place="Denusa anchorage", coal_t=380.0),
+              rec(240.0, "end", "Gloucester", "Entente", status="underway", coal_t=900.0)]
+    meta = {"name": "t", "start": "1914-08-08T00:00:00Z", "end": "1914-08-08T04:00:00Z", "scoring": "seed000"}
+    text = build_report(events, {}, meta)
+    line = next(x for x in text.splitlines() if x.startswith("**Ships sunk**"))
+    assert "Bogadir (Germany, collier), considered sunk at the end" in line and "Denusa anchorage" in line
+    assert "| Entente | Sink a German collier | 1 |" in text

@@ -147,7 +147,36 @@ def test_german_ships_at_large_at_the_end_are_considered_sunk():
     assert row(result, CP, "Sink British LC")["count"] == 0
     m = measures(events, META)
     assert m["ships"]["Goeben"]["escaped"] is False
-    assert m["sunk"]["count"] == 0  # the measures count real sinkings only
+    assert m["ships"]["Goeben"]["fate"] == "considered sunk at the end"  # as the score counts her
+    assert [(s["ship"], s["how"]) for s in m["sunk"]["ships"]] == [
+        ("Goeben", "considered sunk at the end"), ("Breslau", "considered sunk at the end")]
+    assert m["sunk"]["in_the_run"] == 0 and m["sunk"]["considered_at_the_end"] == 2
+
+
+def test_colliers_the_score_counts_sunk_are_the_measures_ships_sunk():
+    # The 1914 board game scores "Sink a German collier" for every German ship still at large when it ends
+    # (seed 000, 'Ending the Game'); the measures (and the report's "Ships sunk") must name the same ships.
+    colliers = ("Bogadir", "Mudros", "Waltraute")
+    events = (escaped_germans() + [start(c, CP) for c in colliers]
+              + [end("Bogadir", CP, place="Denusa anchorage", lat=37.09, lon=25.82),
+                 end("Mudros", CP, status="in_port", place="Messina"),      # a neutral port, not a friendly one
+                 end("Waltraute", CP, lat=37.8, lon=20.6)] + draws(1, 1))
+    result, m = score(events, META), measures(events, META)
+    scored = row(result, EN, "Sink a German collier")
+    assert scored["count"] == 3
+    lost = {s["ship"]: s for s in m["sunk"]["ships"]}
+    assert set(lost) == {w["ship"] for w in scored["what"]} == set(colliers)
+    assert m["sunk"]["count"] == 3 and m["sunk"]["by_side"] == {CP: list(lost)}
+    assert all(s["how"] == "considered sunk at the end" for s in lost.values())
+    assert {s["type"] for s in lost.values()} == {"collier", "supply_ship"}  # Mudros: a supply ship (data/ships.yaml)
+    assert lost["Mudros"]["place"] == "Messina"
+    # Sunk in the run or considered sunk at the end, every ship a "sunk" row scores is a ship the measures lose.
+    for side in result["sides"].values():
+        for r in side["rows"]:
+            assert all(w["ship"] in lost for w in r["what"] if "how" in w)
+    # Without scoring rules nothing is "considered" sunk, in the measures as in the (absent) score.
+    bare = {k: v for k, v in META.items() if k != "scoring"}
+    assert measures(events, bare)["sunk"]["count"] == 0
 
 
 def test_goeben_out_to_the_atlantic_has_escaped_and_scores_the_exit():
@@ -278,7 +307,9 @@ def test_lying_off_the_entrance_is_not_entering_the_dardanelles():
                   place="Dardanelles entrance", lat=40.01, lon=26.21, status="waiting", coal_t=2900.0),
               end("Goeben", CP, place="Dardanelles entrance", lat=40.01, lon=26.21)]
     m = measures(events, META)["ships"]["Goeben"]
-    assert m["escaped"] is False and m["fate"] == "at large at the end"
+    assert m["escaped"] is False and m["fate"] == "considered sunk at the end"  # seed 000 'Ending the Game'
+    bare = {k: v for k, v in META.items() if k != "scoring"}
+    assert measures(events, bare)["ships"]["Goeben"]["fate"] == "at large at the end"  # no rules, no verdict
 
 
 def test_a_position_inside_the_strait_is_in_the_dardanelles():
