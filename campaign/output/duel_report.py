@@ -11,8 +11,10 @@ from campaign.duels.duel import Duel
 from campaign.duels.duel_odds import DuelStatistics, duel_statistics
 from campaign.duels.duel_records import fight_duel_records
 from campaign.estimate import Estimate
+from campaign.model.stand_ins import StandIn, announce, bearing_on_battle
 from campaign.output.files import write_all, write_json, write_jsonl
 from campaign.tactics.battle import BattleOutcome
+from campaign.tactics.engines import get_engine
 from campaign.tactics.kinematics import YD_PER_NM
 
 
@@ -42,6 +44,21 @@ def account(duel: Duel, out: BattleOutcome) -> str:
     return "\n".join(lines)
 
 
+def duel_stand_ins(duel: Duel, engines: Sequence[str]) -> dict[str, tuple[StandIn, ...]]:
+    """The labelled stand-ins that bear on the duel's result under each engine fought, by its damage model
+    (the duel's ``damage``, else the engine's default): ``campaign.model.stand_ins``."""
+    return {e: bearing_on_battle(e, (get_engine(e, duel.damage).damage,)) for e in engines}
+
+
+def stand_ins_text(by_engine: dict[str, tuple[StandIn, ...]]) -> str:
+    """The short list printed under a duel's result: each stand-in once, with the engines it bears on."""
+    seen: dict[str, StandIn] = {}
+    for found in by_engine.values():
+        for s in found:
+            seen.setdefault(s.id, s)
+    return announce(list(seen.values()), engines=list(by_engine))
+
+
 def write_duel_once(duel: Duel, engine: str, seed: int, out_dir: Path) -> tuple[str, list[Path]]:
     """Fight once; write events.jsonl (the campaign's battle records: ``campaign.duels.duel_records``)
     and battle.html (the zoomed replay, drawn from those records); return the account."""
@@ -55,7 +72,7 @@ def write_duel_once(duel: Duel, engine: str, seed: int, out_dir: Path) -> tuple[
         "events.jsonl": lambda p: write_jsonl(p, records),
         "battle.html": lambda p: p.write_text(html, encoding="utf-8"),
     })
-    return account(duel, out), written
+    return account(duel, out) + "\n" + stand_ins_text(duel_stand_ins(duel, (engine,))), written
 
 
 def _cell(e: Estimate, digits: int = 2) -> str:
@@ -103,8 +120,10 @@ def write_duel_statistics(duel: Duel, engines: Sequence[str], runs: int, seed: i
 
     stats = [duel_statistics(duel, e, runs, seed, workers)
              for e in track(engines, description=f"{duel.name}: {runs} runs per engine", transient=True)]
+    stand_ins = duel_stand_ins(duel, engines)
     doc = {"duel": duel.name, "title": duel.title, "runs": runs, "first_seed": seed,
            "range_yd": duel.range_yd, "range_nm": round(duel.range_yd / YD_PER_NM, 2),
-           "history": duel.history, "engines": [s.as_dict() for s in stats]}
+           "history": duel.history, "engines": [s.as_dict() for s in stats],
+           "stand_ins": {e: [s.id for s in found] for e, found in stand_ins.items()}}
     written = write_all(out_dir, {"duel.json": lambda p: write_json(p, json.loads(json.dumps(doc)))})
-    return statistics_table(duel, stats), written
+    return statistics_table(duel, stats) + "\n\n" + stand_ins_text(stand_ins), written

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from campaign.clock import parse_utc
+from campaign.model.stand_ins import stand_in
 from campaign.model.victory_rules import default_scoring
 from campaign.output.replay_events import num
 from campaign.output.report_story import story
@@ -43,6 +44,7 @@ def build_report(events: Iterable[Rec], summary: Mapping[str, Any], meta: Mappin
     sc = summary.get("scoring") if "scoring" in summary else score(events, meta)
     parts = [_header(events, meta, clock), _measures(m or {}, clock), _score(sc),
              report_section(events, meta, table, md), _story(events, clock)]
+    parts.insert(-1, _stand_ins(summary))
     return "\n".join(p for p in parts if p).rstrip() + "\n"
 
 
@@ -189,6 +191,26 @@ def _score(sc: Mapping[str, Any] | None) -> str:
         out.append(table(("Side", "For", "Count", "Each", "Points"), rows))
     out.append(f"**Result: {md(sc.get('result', '?'))}.**\n")
     return "\n".join(out)
+
+
+def _stand_ins(summary: Mapping[str, Any]) -> str:
+    """The labelled stand-ins that bore on the run (``summary["stand_ins"]``), each with the battles it bore
+    on (or the rearming); nothing when none did (no battle and no rearming)."""
+    ids = summary.get("stand_ins") or []
+    if not ids:
+        return ""
+    battles: dict[str, list[str]] = {}
+    for b in summary.get("battles") or []:
+        for i in b.get("stand_ins", []):
+            battles.setdefault(i, []).append(str(b.get("battle")))
+    rows = []
+    for i in ids:
+        nums = battles.get(i)
+        where = f"battle{'s' if len(nums) > 1 else ''} {', '.join(nums)}" if nums else "rearming"
+        rows.append((i, where, stand_in(i).file, stand_in(i).what))
+    return ("## Stand-ins that bore on this run\n\nFigures no source read gives, labelled STAND-IN in their data "
+            "files, that decide who wins a battle or how ships refill their outfits:\n\n"
+            + table(("Stand-in", "Bore on", "Data file", "What"), rows))
 
 
 def _n(x: Any) -> str:

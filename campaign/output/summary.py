@@ -1,5 +1,7 @@
 """The run summary: per unit, distance run, coal burnt and taken, final state and position; per battle;
-the score under the scenario's victory conditions and the historian's measures.
+the score under the scenario's victory conditions and the historian's measures; the labelled stand-ins
+that bore on the run (``stand_ins``: per battle, those of its engine and damage model; for the run, those
+and, when any ship filled her outfit at a base, the rearming's: ``campaign.model.stand_ins``).
 
 Built from the records alone: a unit's ``start`` record gives where it began, its ``end`` record
 (written when the scenario's time runs out) gives the totals. ``scoring`` is
@@ -13,12 +15,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from campaign.model.stand_ins import bearing_on_battle, bearing_on_rearm, default_stand_ins
 from campaign.output.scoring import facts_of, measures, score
 
 
 def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) -> dict[str, Any]:
-    """A JSON-ready summary: ``scenario`` (meta), ``events`` (counts by type), ``units``, ``battles``,
-    ``scoring`` (None without scoring rules) and ``measures``."""
+    """A JSON-ready summary: ``scenario`` (meta), ``events`` (counts by type), ``units``, ``battles`` (each
+    with its ``stand_ins``), ``scoring`` (None without scoring rules), ``measures`` and ``stand_ins`` (the ids
+    of every labelled stand-in that bore on the run; none without a battle or a rearming)."""
     events = list(events)
     facts = facts_of(events)  # one reading of the records for the score and the measures
     counts: Counter[str] = Counter()
@@ -50,9 +54,21 @@ def build_summary(events: Iterable[Mapping[str, Any]], meta: Mapping[str, Any]) 
             units[u]["out_of_coal_at"] = rec["t"]
         elif rec["type"] == "arrive" and u in units:
             units[u].setdefault("arrivals", []).append({"t": rec["t"], "at": rec.get("to")})
+    for b in battles.values():
+        b["stand_ins"] = [s.id for s in bearing_on_battle(b.get("engine") or "", b.pop("damage_models", []))]
     return {"scenario": dict(meta), "events": dict(sorted(counts.items())), "units": units,
             "battles": [battles[k] for k in sorted(battles)], "scoring": score(events, meta, facts=facts),
-            "measures": measures(events, meta, facts=facts)}
+            "measures": measures(events, meta, facts=facts),
+            "stand_ins": run_stand_ins(battles.values(), rearmed=counts["rearm"] > 0)}
+
+
+def run_stand_ins(battles: Iterable[Mapping[str, Any]], rearmed: bool) -> list[str]:
+    """The ids of the stand-ins that bore on a run: its battles' (``stand_ins`` of each), then, if any ship
+    filled her outfit at a base, the rearming's; each once, in the data files' order."""
+    ids = {i for b in battles for i in b.get("stand_ins", [])}
+    if rearmed:
+        ids |= {s.id for s in bearing_on_rearm()}
+    return [s.id for s in default_stand_ins() if s.id in ids]
 
 
 def _battle(battles: dict[int, dict[str, Any]], rec: Mapping[str, Any]) -> None:
@@ -77,5 +93,8 @@ def _battle(battles: dict[int, dict[str, Any]], rec: Mapping[str, Any]) -> None:
             {k: rec.get(k) for k in ("damage", "gunnery", "speed_lost_kn", "sunk", "coal_burnt_t")})
     elif rec["type"] == "hit":
         b["hits_taken"][unit] = b["hits_taken"].get(unit, 0) + 1
+        model = rec.get("damage_model")
+        if model and model not in b.setdefault("damage_models", []):
+            b["damage_models"].append(model)  # which damage model scored its hits: the stand-ins it brings
     elif rec["type"] == "sunk" and unit not in b["sunk"]:
         b["sunk"].append(unit)
