@@ -5,7 +5,6 @@ only by the board's roll."""
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 from dataclasses import replace
 from types import SimpleNamespace
@@ -648,25 +647,6 @@ def test_driver_runs_a_board_battle():
     out = fight(BoardEngine(), s, np.random.default_rng(3))
     assert out.reason in BOARD_ENDS and out.engine == "board"
     assert all(e.type in ("fire", "hit", "sunk", "break_off", "collision", "signal") for e in out.events)
-
-
-def test_ten_ship_round_is_fast():
-    # the engine's own work (six ticks on the plane, fire, the chase) with plain orders, the helm left out:
-    # about 40 ms a round here; the bound guards against a slower plane or a quadratic slip
-    a = ["Goeben", "Breslau", "Viribus Unitis", "Tegetthoff", "Prinz Eugen"]
-    bb = ["Indomitable", "Indefatigable", "Inflexible", "Defence", "Warrior"]
-    s = setup(*[cb(n, "G", i * 400.0, 0.0) for i, n in enumerate(a)],
-              *[cb(n, "B", i * 400.0, 14000.0) for i, n in enumerate(bb)])
-    eng, spent, rounds = BoardEngine(), 0.0, 0
-    for seed in range(10):
-        b = eng.begin(s, np.random.default_rng(seed))
-        for _ in range(3):
-            t0 = time.perf_counter()
-            play_round(b)
-            b.views()
-            spent += time.perf_counter() - t0
-            rounds += 1
-    assert spent / rounds < 0.2
 
 
 # ---------------------------------------------------------------------------------------------------
