@@ -240,6 +240,8 @@ def mission(v: CommandView) -> Decision | None:
     s = v.standing
     want = {"patrol": "patrol", "guard": "guard", "escort": f"escort {s.escort}", "return": "return",
             "intercept": f"intercept {s.intercept}"}.get(s.mission)
+    if s.mission == "plan":
+        return None  # his own moves: campaign/command/objective.py
     if s.mission == "script" or want is None:
         return Resume("no enemy in sight") if v.mode != "script" else None
     if s.mission == "patrol" and s.patrol:
@@ -373,6 +375,11 @@ def decide(v: CommandView, trigger: str = "review") -> list[Decision]:
     "orders", "review" (his own periodic look). A commander told to jam does so while the enemy is in
     sight (both sides jammed in August 1914: Lorey, Russian tr. p.6; Hough, The Great War at Sea)."""
     out = _decide(v, trigger)
+    if v.standing.mission == "plan" and v.standing.plan:
+        # He decides his own moves (campaign/command/objective.py); doctrine's reports stand.
+        from campaign.command import objective
+
+        out = [d for d in out if not isinstance(d, (Steer, Resume))] + objective.decide(v, trigger)
     if v.standing.jam:
         out.append(Jam(bool(v.in_sight())))
     return out

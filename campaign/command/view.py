@@ -79,6 +79,12 @@ class Standing:
     # told only to report, he evades a contact he has recognised as outranking his own ships
     # (doctrine.superior), as well as those of ``keep_away_from``.
     avoid_superior: bool = False
+    # A commander who decides his own moves (``mission: plan``; campaign/command/objective.py): his plan,
+    # data/doctrine/<plan>.yaml; the objective messages have ordered him to (a name in the plan); the
+    # waters he has been given leave to enter (by message).
+    plan: str | None = None
+    objective: str | None = None
+    may_enter: tuple[str, ...] = ()
 
     def believes_may_fire(self, nation: str | None) -> bool:
         """Does he believe he may fire on ships of ``nation``? His word for that nation if he has one,
@@ -125,6 +131,8 @@ class CommandView:
     # How long his wireless office takes to cipher a report (data/wireless.yaml): he does not send the
     # same contact again before the last report has gone.
     cipher_min: float = 12.0
+    # The scenario's start, UTC ISO-8601 (his calendar: t_min counts from it).
+    start_utc: str = ""
 
     def sight_for(self, about: str) -> float:
         """How far, nm, his lookouts see the contact ``about`` here until his look after next: by its ships

@@ -360,6 +360,13 @@ class _Resolver:
             self.fault(f"{f}.escort", f"no force named '{sm.escort}'")
         if sm.mission == "patrol" and not sm.patrol:
             self.fault(f"{f}.patrol", "a patrol needs its points")
+        if sm.mission == "plan" and sm.plan is None:
+            self.fault(f"{f}.plan", "a commander who decides his own moves needs his plan (data/doctrine/<plan>.yaml)")
+        if sm.plan is not None:
+            from campaign.command.plan_file import DOCTRINE_DIR
+
+            if not (DOCTRINE_DIR / f"{sm.plan}.yaml").is_file():
+                self.fault(f"{f}.plan", f"no plan file data/doctrine/{sm.plan}.yaml")
         known = {n for side in self.m.sides.values() for n in side.nations}
         for nation in sm.fire_on:
             if nation not in known:
@@ -370,7 +377,8 @@ class _Resolver:
                         patrol=patrol, guard=guard, intercept=sm.intercept, escort=sm.escort,
                         base=base, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
                         resume_after_h=sm.resume_after_h, may_fire=sm.may_fire, fire_on=fire_on, jam=sm.jam,
-                        avoid_superior=sm.avoid_superior)
+                        avoid_superior=sm.avoid_superior, plan=sm.plan, objective=sm.objective,
+                        may_enter=tuple(sm.may_enter))
 
     def weather_script(self) -> tuple:
         """The scripted weather periods: the named file's, then the inline ones."""

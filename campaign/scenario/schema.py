@@ -272,7 +272,7 @@ class HeadquartersModel(_Strict):
 
 class StandingModel(_Strict):
     on_contact: Literal["report", "shadow", "chase", "evade", "engage"] = "report"
-    mission: Literal["script", "patrol", "guard", "intercept", "escort", "return"] = "script"
+    mission: Literal["script", "patrol", "guard", "intercept", "escort", "return", "plan"] = "script"
     report_to: str | None = None
     patrol: list[Where] = []
     guard: Where | None = None
@@ -291,6 +291,11 @@ class StandingModel(_Strict):
     # Told not to be brought to action by a superior force (the Admiralty to Milne, 30 July 1914): told
     # only to report, he evades a contact he recognises as outranking his own ships (seed 000's ranks).
     avoid_superior: bool = False
+    # mission: plan: his plan (data/doctrine/<plan>.yaml), the objective he is ordered to (a name in it) and
+    # the waters he has leave to enter (campaign/command/objective.py).
+    plan: str | None = None
+    objective: str | None = None
+    may_enter: list[str] = []
     note: str | None = None
 
 

@@ -483,7 +483,8 @@ class CommandRuntime:
         return CommandView(now, node.name, own, node.standing, light, reports, estimates, node.mode,
                            node.mode_since_min, node.last_report_min, self._ports(force), company,
                            sight_nm=sight_nm, sight_nm_of=sight_nm_of,
-                           cipher_min=self.net.data.wireless.encipher_min)
+                           cipher_min=self.net.data.wireless.encipher_min,
+                           start_utc=world.clock.iso(0.0))
 
     def _in_company(self, own: OwnForce, here: Xyz, force: ForceState, now: float) -> bool:
         """Is ``force`` within ``COMPANY_NM`` of the commander's own force (at ``own``; ``here`` its
