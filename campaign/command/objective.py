@@ -83,15 +83,18 @@ def _route_orders(v: CommandView, plan: Plan, to: str, end: Point, speed: float 
     routes = tuple(r for r in plan.routes if r.to == to)
     if not routes:
         return (Sail(end, speed),), "the direct way"
+    routes = tuple(Route(r.name, r.to, _onward_via(v, r)) for r in routes)
     route, _, why = choose(_here(v), routes, (end.lat, end.lon), dangers, plan.clear_nm)
     if route is None:
         return None, why
-    return (Sail(end, speed, via=_onward_via(v, route)),), f"by {route.name}: {why}"
+    return (Sail(end, speed, via=route.via),), f"by {route.name}: {why}"
 
 
 def _onward_via(v: CommandView, route: Route) -> tuple[Point, ...]:
-    """The route's waypoints."""
-    return route.via
+    """The route's waypoints less those behind him: on a way east, those west of where he is."""
+    if route.to != "east":
+        return route.via
+    return tuple(p for p in route.via if p.lon > v.force.lon + 0.5)
 
 
 def _shelling(v: CommandView, plan: Plan):
