@@ -185,7 +185,8 @@ def route_text(route: Any) -> str:
     hops = [h for h in (route or []) if isinstance(h, Mapping) and h.get("by") != "local"]
     if not hops:
         return ""
-    return "by " + ", ".join(f"{str(h.get('by', '')).replace('_', ' ')} to {h.get('to')}" for h in hops)
+    return "by " + ", ".join(f"{str(h.get('by', '')).replace('_', ' ')} to {h.get('to')}"
+                             + (f" (stand-in: {h['stand_in']})" if h.get("stand_in") else "") for h in hops)
 
 
 def messages(events: Sequence[Mapping[str, Any]], fs: FrameStates, force_ids: Mapping[str, int],

@@ -371,11 +371,19 @@ def _messages(events: list[Rec]) -> list[StoryLine]:
     return out
 
 
+def stand_in_text(received: Mapping[str, Any]) -> str:
+    """" by Nauen W/T (stand-in: ...)": a hop of the message's route whose station's figures are in part
+    stand-ins (the ``stand_in`` the signals put in the route), said where the message is told."""
+    said = [f" by {h.get('from')} (stand-in: {h['stand_in']})" for h in received.get("route") or ()
+            if isinstance(h, Mapping) and h.get("stand_in")]
+    return "".join(said)
+
+
 def _heard(r: Rec, got: Mapping[str, Mapping[str, Any]]) -> str:
     """"Milne 13:03": who had a message and when (or that he never did)."""
     d = got.get(str(r.get("id")), {})
     if d.get("received"):
-        return f"{r.get('receiver')} {clock_time(d['received'], r.get('t'))}"
+        return f"{r.get('receiver')} {clock_time(d['received'], r.get('t'))}{stand_in_text(d['record'])}"
     if d.get("lost"):
         return f"{r.get('receiver')} never (lost: {d.get('reason') or 'no route'})"
     return f"{r.get('receiver')} not by the end"

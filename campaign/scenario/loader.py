@@ -275,8 +275,17 @@ class _Resolver:
             for k, r in enumerate(h.relay_to):
                 if r not in nodes:
                     self.fault(f"{f}.relay_to[{k}]", f"no force or headquarters named '{r}'")
+            overlooks = []
+            for k, name in enumerate(h.overlooks):
+                try:
+                    overlooks.append(self.places.get(name).name)
+                except KeyError as exc:
+                    self.fault(f"{f}.overlooks[{k}]", str(exc))
+            if h.overlooks and (h.station is None or h.superior is None):
+                self.fault(f"{f}.overlooks", "a headquarters overlooks places from ashore (station) and reports "
+                                             "what it sees to its superior: give both")
             hqs.append(HeadquartersSpec(h.name, h.side, h.nation, h.station, h.aboard, h.superior,
-                                        tuple(h.relay_to), h.note))
+                                        tuple(h.relay_to), h.note, tuple(overlooks)))
         standing = {}
         for name, sm in cm.standing.items():
             f = f"command.standing.{name}"

@@ -67,6 +67,7 @@ class HeadquartersSpec:
     superior: str | None = None
     relay_to: tuple[str, ...] = ()
     note: str | None = None
+    overlooks: tuple[str, ...] = ()  # places (gazetteer names) whose enemy arrivals it reports to its superior
 
 
 @dataclass(frozen=True)

@@ -267,6 +267,9 @@ class HeadquartersModel(_Strict):
     aboard: str | None = None
     superior: str | None = None
     relay_to: list[str] = []  # where it passes on the reports it receives
+    # Places it overlooks from ashore (a consul, a signal station): it telegraphs to its superior the
+    # arrival there of an enemy force.
+    overlooks: list[str] = []
     note: str | None = None
 
 

@@ -67,6 +67,17 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Circuit:
+    """Stations worked through as one circuit: a message keyed at one of them is read at any other in
+    ``transit_min`` (day or night), unhandled by the stations between, whose instruments translate it."""
+
+    name: str
+    stations: tuple[str, ...]
+    transit_min: float
+    source: str
+
+
+@dataclass(frozen=True)
 class TelegraphRules:
     """The 1905 rule (minutes per 1,000 nm by day and night) and the handling of messages at stations."""
 
@@ -113,6 +124,7 @@ class ShoreStation:
     telegraph: str
     set: WirelessSet
     source: str
+    stand_in: str | None = None  # what of its figures is a stand-in (said in the records of its hops)
 
 
 @dataclass(frozen=True)
@@ -126,6 +138,8 @@ class WirelessRules:
     jam_retry_min: float
     no_route_retry_min: float
     hold_limit_min: float
+    # Whose traffic a ship's set relays: "nation" (her own navy's) or "side" (any navy of her side).
+    relay_for: str = "side"
 
     def transmit_min(self, text: str) -> float:
         """Minutes to key a message of ``text`` with its header at the working speed."""
@@ -150,12 +164,13 @@ class SignalData:
     fit: tuple[FitRule, ...]
     shore_stations: tuple[ShoreStation, ...]
     wireless: WirelessRules
+    circuits: tuple[Circuit, ...] = ()
 
     def with_telegraph_delay(self, factor: float) -> SignalData:
         """This data with every telegraph delay multiplied by ``factor``: the 1905 rule's minutes per
         1,000 nm by day and by night, each station's handling minutes and a headquarters' dispatch
         minutes (a scenario's ``factors.telegraph_delay``, for sensitivity studies). Wireless is left
-        as it is; 1.0 returns the data itself."""
+        as it is; 1.0 returns the data itself. A through circuit's minutes scale with them."""
         if factor == 1.0:
             return self
         t = self.telegraph
@@ -163,7 +178,8 @@ class SignalData:
                         night_min_per_1000_nm=t.night_min_per_1000_nm * factor,
                         dispatch_min=t.dispatch_min * factor, relay_min=t.relay_min * factor)
         stations = tuple(replace(s, handling_min=s.handling_min * factor) for s in self.stations)
-        return replace(self, stations=stations, telegraph=rules)
+        circuits = tuple(replace(c, transit_min=c.transit_min * factor) for c in self.circuits)
+        return replace(self, stations=stations, circuits=circuits, telegraph=rules)
 
     def station(self, name: str) -> Station:
         """The telegraph station known by ``name`` or one of its other names (any case or accents)."""
@@ -258,10 +274,18 @@ class _Link(_Model):
     source: str = Field(min_length=1)
 
 
+class _Circuit(_Model):
+    name: str = Field(min_length=1)
+    stations: list[str] = Field(min_length=2)
+    transit_min: float = Field(ge=0)
+    source: str = Field(min_length=1)
+
+
 class _Telegraph(_Model):
     rules: _TRules
     stations: list[_Station] = Field(min_length=2)
     links: list[_Link] = Field(min_length=1)
+    circuits: list[_Circuit] = []
 
 
 class _Set(_Model):
@@ -290,6 +314,7 @@ class _Shore(_Model):
     night_nm: float = Field(gt=0)
     receive_factor: float = Field(gt=0)
     source: str = Field(min_length=1)
+    stand_in: str | None = None
 
 
 class _WRules(_Model):
@@ -302,6 +327,7 @@ class _WRules(_Model):
     jam_retry_min: float = Field(gt=0)
     no_route_retry_min: float = Field(gt=0)
     hold_limit_min: float = Field(ge=0)
+    relay_for: Literal["nation", "side"] = "side"
 
 
 class _Wireless(_Model):
@@ -382,6 +408,7 @@ def parse_signal_data(telegraph: Mapping[str, Any], wireless: Mapping[str, Any],
             factor = r.cable_routing_factor if m.kind == "cable" else r.land_line_routing_factor
             length, basis = float(distance_nm(a.lat, a.lon, b.lat, b.lon)) * factor, "computed"
         links.append(Link(a.name, b.name, m.kind, length, basis, m.laid, m.source))
+    circuits = _circuits(t.circuits, index, f"{origin} (telegraph)")
     sets = {k: WirelessSet(k, v.day_nm, v.night_nm, v.receive_factor, v.source) for k, v in w.sets.items()}
     fit = []
     for f in w.fit:
@@ -395,11 +422,27 @@ def parse_signal_data(telegraph: Mapping[str, Any], wireless: Mapping[str, Any],
         except KeyError as exc:
             raise SignalDataError(f"{origin} (wireless): shore station {s.name!r}, field 'telegraph': {exc}") from None
         wset = WirelessSet(f"shore:{s.name}", s.day_nm, s.night_nm, s.receive_factor, s.source)
-        shores.append(ShoreStation(s.name, tuple(s.aka), s.lat, s.lon, s.nation, tuple(s.serves), tele, wset, s.source))
+        shores.append(ShoreStation(s.name, tuple(s.aka), s.lat, s.lon, s.nation, tuple(s.serves), tele, wset, s.source,
+                                   s.stand_in))
     wr = w.rules
     wrules = WirelessRules(wr.words_per_min, wr.header_words, wr.encipher_min, wr.decipher_min, wr.intercept_factor,
-                           wr.jam_margin, wr.jam_retry_min, wr.no_route_retry_min, wr.hold_limit_min)
-    return SignalData(stations, tuple(links), rules, MappingProxyType(sets), tuple(fit), tuple(shores), wrules)
+                           wr.jam_margin, wr.jam_retry_min, wr.no_route_retry_min, wr.hold_limit_min, wr.relay_for)
+    return SignalData(stations, tuple(links), rules, MappingProxyType(sets), tuple(fit), tuple(shores), wrules,
+                      circuits)
+
+
+def _circuits(circuits: list[_Circuit], index: Mapping[str, Station], origin: str) -> tuple[Circuit, ...]:
+    """The through circuits, their stations by their names in the file (any of a station's names)."""
+    out = []
+    for c in circuits:
+        try:
+            names = tuple(_look_up(index, n).name for n in c.stations)
+        except KeyError as exc:
+            raise SignalDataError(f"{origin}: circuit {c.name!r}: {exc}") from None
+        if len(set(names)) != len(names):
+            raise SignalDataError(f"{origin}: circuit {c.name!r} names a station twice")
+        out.append(Circuit(c.name, names, c.transit_min, c.source))
+    return tuple(out)
 
 
 def _read(path: Path) -> Any:

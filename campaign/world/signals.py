@@ -156,12 +156,14 @@ class _Vertex:
     on_receive: Callable[[Message, float], None] | None = None
     on_intercept: Callable[[dict[str, Any], float], None] | None = None
     jamming: bool = False
-    # (to key, kind, length_nm, transit by day or night whichever is quicker in min)
-    lines: list[tuple[str, str, float, float]] = field(default_factory=list)
+    # (to key, kind, length_nm, transit by day or night whichever is quicker in min, a through circuit's
+    # minutes or None)
+    lines: list[tuple[str, str, float, float, float | None]] = field(default_factory=list)
     fixed: tuple[float, float] | None = None  # (lat, lon) of a vertex that never moves: a station, an HQ ashore
     plan: Plan | None = None  # a moving node's plan: see Plan
     xyz: Xyz | None = None  # its Earth-centred place (m), when fixed
     index: int = 0  # order of addition: a route search tries hops in this order (it breaks ties)
+    stand_in: str | None = None  # a shore station: what of its figures is a stand-in
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,8 @@ class _Reach:
     radios: tuple[tuple[_Vertex, str, tuple[float, float] | None, Xyz | None, float, bool], ...]
     # The radios but the shore stations', in the same order: the ends a shore station may work.
     ship_radios: tuple[tuple[_Vertex, str, tuple[float, float] | None, Xyz | None, float, bool], ...]
+    # The usable shore stations of the sender's own nation (see SignalNetwork._nearest_station).
+    own_shore: tuple[_Vertex, ...] = ()
 
 
 @dataclass(eq=False)
@@ -193,6 +197,7 @@ class _Hop:
     dst: str
     by: str  # "cable" | "land_line" | "wireless" | "local"
     length_nm: float = 0.0
+    transit_min: float | None = None  # a through circuit's minutes (None: the 1905 rule by length)
 
 
 class SignalNetwork:
@@ -245,10 +250,17 @@ class SignalNetwork:
                               fixed=(st.lat, st.lon)))
         for link in self.data.links:
             self._join(f"T:{link.a}", f"T:{link.b}", link.kind, link.length_nm)
+        for c in self.data.circuits:  # worked through: every two of its stations in the circuit's minutes
+            for i, a in enumerate(c.stations):
+                for b in c.stations[i + 1:]:
+                    sa, sb = self.data.station(a), self.data.station(b)
+                    self._join(f"T:{a}", f"T:{b}", "cable", float(distance_nm(sa.lat, sa.lon, sb.lat, sb.lon)),
+                               c.transit_min)
         land = self.data.telegraph.land_line_routing_factor
         for sh in self.data.shore_stations:
             self._add(_Vertex(f"W:{sh.name}", sh.name, "shore", sh.nation, _fixed(sh.lat, sh.lon),
-                              simpy.Resource(env, 1), set=sh.set, serves=sh.serves, fixed=(sh.lat, sh.lon)))
+                              simpy.Resource(env, 1), set=sh.set, serves=sh.serves, fixed=(sh.lat, sh.lon),
+                              stand_in=sh.stand_in))
             tele = self.data.station(sh.telegraph)
             self._join(f"W:{sh.name}", f"T:{tele.name}", "land_line",
                        float(distance_nm(sh.lat, sh.lon, tele.lat, tele.lon)) * land)
@@ -266,11 +278,14 @@ class SignalNetwork:
             self._at_station.setdefault(v.station, []).append(v)
         self._reach_memo.clear()  # a new vertex may be used by any message
 
-    def _join(self, a: str, b: str, kind: str, length_nm: float) -> None:
+    def _join(self, a: str, b: str, kind: str, length_nm: float, transit_min: float | None = None) -> None:
+        """A line between vertices ``a`` and ``b``: timed by the 1905 rule over ``length_nm``, or, on a
+        through circuit, its ``transit_min`` day and night."""
         tele = self.data.telegraph
-        fastest = min(tele.line_min(length_nm, night=False), tele.line_min(length_nm, night=True))
-        self._vertices[a].lines.append((b, kind, length_nm, fastest))
-        self._vertices[b].lines.append((a, kind, length_nm, fastest))
+        fastest = transit_min if transit_min is not None else min(tele.line_min(length_nm, night=False),
+                                                                  tele.line_min(length_nm, night=True))
+        self._vertices[a].lines.append((b, kind, length_nm, fastest, transit_min))
+        self._vertices[b].lines.append((a, kind, length_nm, fastest, transit_min))
 
     def register(self, node: str, side: str, nation: str, position: Position | None = None, *,
                  station: str | None = None, wireless: str | None = None,
@@ -357,7 +372,13 @@ class SignalNetwork:
         if v.kind == "shore":
             return ANY in v.serves or sender.nation in v.serves or any(
                 self.sides.get(n) == sender.side and sender.side is not None for n in v.serves)
-        return v.set is not None and v.side == sender.side  # a friendly ship relays
+        return v.set is not None and self._relays_for(v, sender)  # a friendly ship relays
+
+    def _relays_for(self, v: _Vertex, sender: _Vertex) -> bool:
+        """Does ship ``v`` relay ``sender``'s traffic: her own navy's, or her side's (the rules' ``relay_for``)?"""
+        if self.data.wireless.relay_for == "nation":
+            return v.nation == sender.nation
+        return v.side == sender.side
 
     def _reach(self, sender: _Vertex, target: _Vertex) -> _Reach:
         """The vertices a message from ``sender`` to ``target`` may use, and the ends of its wireless hops
@@ -369,8 +390,11 @@ class SignalNetwork:
             # A hop may end at any set but an enemy's or a neutral's ship (the addressee aside).
             radios = tuple((u, u.key, u.fixed, u.xyz, u.set.receive_factor, u.kind == "shore")
                            for u in self._radios if u.set is not None and u.key in usable
-                           and (u.kind != "node" or u is target or u.side == sender.side))
-            reach = self._reach_memo[memo_key] = _Reach(usable, radios, tuple(r for r in radios if not r[5]))
+                           and (u.kind != "node" or u is target or self._relays_for(u, sender)))
+            # The sender's own navy's shore stations: of these only the nearest to a ship keys to her.
+            own = tuple(u for u in self._radios if u.kind == "shore" and u.key in usable
+                        and u.nation == sender.nation)
+            reach = self._reach_memo[memo_key] = _Reach(usable, radios, tuple(r for r in radios if not r[5]), own)
         return reach
 
     # -- timing ---------------------------------------------------------------------------------
@@ -419,6 +443,8 @@ class SignalNetwork:
         return key_min  # a ship relays by re-keying the groups
 
     def _transit(self, hop: _Hop, src: _Vertex, t: float) -> float:
+        if hop.transit_min is not None:
+            return hop.transit_min  # a through circuit
         if hop.by in ("cable", "land_line"):
             return self.data.telegraph.line_min(hop.length_nm, self._night(src, t))
         return 0.0
@@ -464,7 +490,8 @@ class SignalNetwork:
         vertices, at_station, line_min = self._vertices, self._at_station, self.data.telegraph.line_min
         key_min = self.data.wireless.transmit_min(msg.text)  # the same at every set: computed once
         best: dict[str, float] = {start.key: t0}
-        back: dict[str, tuple[str, str, float]] = {}  # vertex -> (from, by, length_nm) of its best hop in
+        back: dict[str, tuple[str, str, float, float | None]] = {}  # vertex -> (from, by, length_nm, circuit
+        # minutes) of its best hop in
         heap: list[tuple[float, int, str, str | None]] = [(t0, 0, start.key, came_by)]
         order = itertools.count(1)
         done: set[str] = set()
@@ -492,18 +519,21 @@ class SignalNetwork:
             handling = self._handling(v, False, key_min, via)
             t_dep = t + queued * handling + handling
             night: bool | None = None  # the light at v at t_dep, asked once for all its lines
-            for dst, by, length_nm, fastest in v.lines:
+            for dst, by, length_nm, fastest, through in v.lines:
                 if dst in done or dst not in usable:
                     continue
                 bar = best.get(dst, inf) - 1e-9
                 if t_dep + fastest >= bar:
                     continue  # cannot improve whatever the light: no need to ask it
-                if night is None:
-                    night = self._night(v, t_dep)
-                t_arr = t_dep + line_min(length_nm, night)
+                if through is not None:
+                    t_arr = t_dep + through
+                else:
+                    if night is None:
+                        night = self._night(v, t_dep)
+                    t_arr = t_dep + line_min(length_nm, night)
                 if t_arr < bar:
                     best[dst] = t_arr
-                    back[dst] = (key, by, length_nm)
+                    back[dst] = (key, by, length_nm, through)
                     push(heap, (t_arr, next(order), dst, by))
             if v.kind == "node":
                 ends: Iterable[str] = () if v.station is None else (f"T:{v.station}",)
@@ -517,7 +547,7 @@ class SignalNetwork:
                     continue
                 if t_dep < best.get(dst, inf) - 1e-9:
                     best[dst] = t_dep
-                    back[dst] = (key, "local", 0.0)
+                    back[dst] = (key, "local", 0.0, None)
                     push(heap, (t_dep, next(order), dst, arrival))
             if v.set is None or not radios:
                 continue
@@ -531,6 +561,7 @@ class SignalNetwork:
             # (radio_range.beyond, inlined: it is asked of every set tried).
             v_set = v.set
             shore = v.kind == "shore"
+            own_station = shore and v.nation == sender.nation and len(reach.own_shore) > 1
             tried_here = tried.setdefault((t_dep, at), [])
             if _covered(tried_here, v_set, shore):
                 continue  # (ships lying in one port: the flagship's hops are every other's)
@@ -542,6 +573,8 @@ class SignalNetwork:
             for u, u_key, u_at, u_xyz, rf, _ in (ship_radios if shore else radios):
                 if u is v or u_key in done:
                     continue
+                if shore and u.station is not None and f"T:{u.station}" in usable:
+                    continue  # she lies at a telegraph station the message may use: the wire reaches her
                 bar = best.get(u_key, inf) - 1e-9
                 if t_dep >= bar:
                     continue  # reached as soon by another hop: whether this one carries cannot matter
@@ -570,10 +603,33 @@ class SignalNetwork:
                             continue
                     elif not self._within(v, at, u, u_at, t_dep):
                         continue  # the chord cannot tell: the geodesic does
+                if own_station and not self._nearest_station(v, u, u_at, u_xyz, chord_m, t_dep, reach.own_shore):
+                    continue  # a nearer station of the sender's navy keys to her
                 best[u_key] = t_dep
-                back[u_key] = (key, "wireless", 0.0)
+                back[u_key] = (key, "wireless", 0.0, None)
                 push(heap, (t_dep, next(order), u_key, "wireless"))
         return None
+
+    def _nearest_station(self, v: _Vertex, u: _Vertex, u_at: tuple[float, float], u_xyz: Xyz, chord_m: float,
+                         t: float, own: tuple[_Vertex, ...]) -> bool:
+        """Is shore station ``v`` (``chord_m`` from ship ``u``, at ``u_at``, Earth-centred ``u_xyz``) the one
+        of ``own``, its navy's stations, that keys to her at minute ``t``: the nearest that reaches her (the
+        earlier listed of two as near)? The wire carried a navy's traffic to its station nearest the ship,
+        and wireless only the last leg (data/wireless.yaml, rules)."""
+        assert u.set is not None
+        rf = u.set.receive_factor
+        for w in own:
+            if w is v or w.xyz is None or w.fixed is None or w.set is None:
+                continue
+            d = math.dist(w.xyz, u_xyz)
+            if d > chord_m or (d == chord_m and w.index > v.index):
+                continue  # farther from her than v: v's hop stands
+            # The chords settle most: beyond the longer range, or within the shorter, whatever the light.
+            if d > beyond_chord_m(max(w.set.day_nm, w.set.night_nm) * rf):
+                continue
+            if d <= within_chord_m(min(w.set.day_nm, w.set.night_nm) * rf) or self._within(w, w.fixed, u, u_at, t):
+                return False
+        return True
 
     def _place(self, places: dict[str, tuple[tuple[float, float], Xyz]], v: _Vertex, t: float
                ) -> tuple[tuple[float, float], Xyz]:
@@ -625,8 +681,16 @@ class SignalNetwork:
         return True
 
     def _route_record(self, hops: list[_Hop]) -> tuple[dict[str, str], ...]:
-        return tuple({"from": self._vertices[h.src].label, "to": self._vertices[h.dst].label, "by": h.by}
-                     for h in hops)
+        """The route as the records give it; a hop keyed by a shore station whose figures are in part
+        stand-ins says so (``stand_in``), as the message's passage may rest on them."""
+        out = []
+        for h in hops:
+            src = self._vertices[h.src]
+            hop = {"from": src.label, "to": self._vertices[h.dst].label, "by": h.by}
+            if h.by == "wireless" and src.stand_in:
+                hop["stand_in"] = src.stand_in
+            out.append(hop)
+        return tuple(out)
 
     # -- sending --------------------------------------------------------------------------------
 
@@ -662,7 +726,8 @@ class SignalNetwork:
             hop = hops[0]
             nxt = self._vertices[hop.dst]
             if here.kind == "telegraph" and came_by == DISPATCHED:
-                ok = True  # handed in by the message's headquarters: its dispatch covered the handling
+                # Handed in by the message's headquarters: its dispatch covered the handling.
+                ok = hop.by != "local" or nxt.kind != "node" or nxt.station == here.label
             else:
                 with here.resource.request() as req:
                     yield req
@@ -675,7 +740,7 @@ class SignalNetwork:
                 hops = plan[0] if plan else None
                 lat, lon = here.position(self.env.now)
                 self.emit(self.env.now, "message_rerouted", here.label, self._side_of(here), lat, lon, id=msg.id,
-                          at=here.label, reason="out of range",
+                          at=here.label, reason="out of range" if hop.by == "wireless" else "left port",
                           route=self._route_record(hops) if hops else None)
                 continue
             transit = self._transit(hop, here, self.env.now)
@@ -746,7 +811,10 @@ class SignalNetwork:
 
     def _key(self, msg: Message, tx: _Vertex, rx: _Vertex, hop: _Hop,
              sender: _Vertex) -> Generator[simpy.Event, Any, bool]:
-        """Key a hop now; for a wireless hop wait out jamming. False if the receiver is out of range."""
+        """Key a hop now; for a wireless hop wait out jamming. False if the receiver is out of range, or
+        is a ship no longer at the telegraph station that was to hand it to her (she has sailed)."""
+        if hop.by == "local" and tx.kind == "telegraph" and rx.kind == "node":
+            return rx.station == tx.label
         if hop.by != "wireless":
             return True
         jammed_since: float | None = None
@@ -838,14 +906,14 @@ def _arrival(hop: _Hop, came_by: str | None) -> str:
     return DISPATCHED if hop.by == "local" and came_by is None else hop.by
 
 
-def _hops_back(back: Mapping[str, tuple[str, str, float]], start: str, end: str) -> list[_Hop]:
+def _hops_back(back: Mapping[str, tuple[str, str, float, float | None]], start: str, end: str) -> list[_Hop]:
     """The hops of a route search's best path from ``start`` to ``end``, from its back links
-    (vertex -> (from, by, length_nm)): hops are built only for the route taken."""
+    (vertex -> (from, by, length_nm, circuit minutes)): hops are built only for the route taken."""
     hops: list[_Hop] = []
     key = end
     while key != start:
-        src, by, length_nm = back[key]
-        hops.append(_Hop(src, key, by, length_nm))
+        src, by, length_nm, through = back[key]
+        hops.append(_Hop(src, key, by, length_nm, through))
         key = src
     return hops[::-1]
 

@@ -27,6 +27,7 @@ from campaign.world.conditions import default_conditions
 from campaign.world.contacts import Contacts
 from campaign.world.engagement import Engagements
 from campaign.world.environment import WorldEnvironment
+from campaign.world.observers import Observers
 from campaign.world.rules import StrategicRules, default_rules
 from campaign.world.sighting import Conditions, SightingRules
 from campaign.world.units import ForceState, ShipState
@@ -81,6 +82,7 @@ class World:
                                script=scenario.weather_script)
         self.contacts = Contacts(self, conditions or default_conditions(self), sighting_rules)
         self.command = CommandRuntime(self)
+        self.observers = Observers(self)  # consuls and signal stations overlooking places ashore
         # The tactical engine battles are fought under: the run's choice, else the scenario's.
         self.engagements = Engagements(self, engine or scenario.engine)
         for spec in scenario.forces:
@@ -437,6 +439,7 @@ class World:
             return
         place = force.place
         force.in_port, force.port_clock_min, force.pending_notice = False, None, None
+        self.command.in_port(force, None)  # off the port, the telegraph there no longer reaches her
         self.set_all(force, "waiting")
         self._emit_force(force, "neutral_limit", limit_h=self.rules.neutral_stay_limit_h,
                          reason=f"puts to sea from {place}: its time in the neutral port is up")
@@ -473,7 +476,9 @@ class World:
         return distance_nm(force.lat, force.lon, collier.lat, collier.lon) <= self.rules.collier_meet_radius_nm
 
     def notify_arrival(self, force: ForceState) -> None:
-        """A force has stopped somewhere: wake any force waiting there for it (or for whom it waits)."""
+        """A force has stopped somewhere: wake any force waiting there for it (or for whom it waits); an
+        observer overlooking the place reports an enemy."""
+        self.observers.arrived(force)
         still = []
         for waiter, collier, ev in self.collier_waiters:
             if ev.triggered:

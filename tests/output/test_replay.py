@@ -568,9 +568,9 @@ def test_messages_run_from_sender_to_receiver_with_their_delay(intel: RunResult,
                 assert force == -1 and units[unit] == "Inflexible"
             else:  # a force: drawn where its ships are
                 assert strings[force] == node
-    # the Admiralty's orders crossed Europe by cable and reached Milne at sea by wireless, hours later
+    # the Admiralty's orders went by the Eastern's cable to Malta, where Milne lay, over an hour later
     route = texts[m["route"][0]]
-    assert texts[m["kind"][0]] == "orders" and "cable to" in route and route.endswith("wireless to Milne")
+    assert texts[m["kind"][0]] == "orders" and route == "by cable to Valletta"
     assert m["t1"][0] - m["t0"][0] > 60
 
 

@@ -187,6 +187,11 @@ def with_information(**sections):
       "messages": [{"at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x",
                     "orders": [{"do": "sail", "to": "Nowhere Bay"}]}]},
      "messages[0].orders[0].to", "unknown place"),
+    ({"command": {"headquarters": [HQ, dict(HQ, name="Consul", station="Chanak", superior="Admiralty",
+                                            overlooks=["Chanak narows"])]}},
+     "command.headquarters[1] (Consul).overlooks[0]", "Chanak narrows"),
+    ({"command": {"headquarters": [dict(HQ, overlooks=["Chanak narrows"])]}},
+     "command.headquarters[0] (Admiralty).overlooks", "superior"),
     # A message is obeyed by its id: two of one id would be one message.
     ({"command": {"headquarters": [HQ]},
       "messages": [{"id": "cancel", "at": "1914-08-02T06:00Z", "from": "Admiralty", "to": "Chatham", "text": "x"},

@@ -65,6 +65,25 @@ def test_a_warship_leaves_a_neutral_port_after_24_hours(write_scenario) -> None:
     assert one(result, "Goeben", "end")["status"] == "waiting"  # at sea off the port, not in it
 
 
+def test_a_warship_put_to_sea_by_the_limit_is_no_longer_reached_by_the_ports_telegraph(write_scenario) -> None:
+    # In port her commanders could be handed telegrams there; off the port, only her wireless reaches her
+    # (a telegram to Souchon off Matapan was delivered 'at Messina', where he had been a day before).
+    from campaign.scenario.loader import load_scenario
+    from campaign.world.world import World
+
+    world = World(load_scenario(write_scenario(coal_in_port("Goeben", "Central Powers", "Messina", 500.0,
+                                                            [{"do": "coal"}]))), 0)
+    net = world.command.net
+    world.env.run(until=60.0)
+    assert net._node("Goeben").station == "Messina"
+    world.run()
+    assert records_of(world, "neutral_limit") and net._node("Goeben").station is None
+
+
+def records_of(world, type_: str) -> list:
+    return [r for r in world.rec.records if r.type == type_]
+
+
 def test_a_warship_that_stays_is_interned(write_scenario) -> None:
     result = run_file(write_scenario(coal_in_port("Goeben", "Central Powers", "Messina", 2000.0, [{"do": "stop"}])))
     interned = one(result, "Goeben", "interned")
