@@ -11,7 +11,8 @@ running on from where the enemy should be by now while his last sight of it is f
 intercept (go to where a reported contact should be by now, while the report is at sea and no older
 than ``resume_after_h``), keep away from a superior force (``avoid_superior``), patrol (round a set of
 points), guard (lie at a point), escort (keep with a friendly force), coal when low (run to the nearest
-friendly port), return to base.
+friendly port), return to base; and, his orders done, ask for more and patrol his station or return to
+his base and coal (``orders_done``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from campaign.command.picture import Estimate, Report
+from campaign.command.shadowing import default_shadow_rules
 from campaign.command.view import CommandView, Standing
 from campaign.geo import earth
 from campaign.model.orders import Coal, Order, Point, Sail, Wait
@@ -30,13 +32,10 @@ from campaign.tactics.board_rules import load_rules as load_board_rules
 # How far ahead a shadower aims for his station on the enemy's quarter, hours: far enough that he
 # steers for where the enemy will be, near enough that a turn is soon noticed.
 SHADOW_LEAD_H = 0.5
-# The quarter he takes: this many degrees off the enemy's stern, to keep his own smoke out of the
-# enemy's wake and see a turn either way.
-SHADOW_QUARTER_DEG = 30.0
-# A shadower keeps this fraction of the range at which he sees the enemy: far enough to stay out of
-# his guns' reach by day, near enough that a small turn, a squall or a thickening haze does not at once
-# lose him (by day 0.8 x 15 nm of smoke = 12 nm, outside the 10 nm at which hulls are seen: sighting.yaml).
-SHADOW_FRACTION = 0.8
+# The quarter he takes, degrees off the enemy's stern, and the most of his range of sight he keeps
+# (data/shadowing.yaml, with the distances of the record by light).
+SHADOW_QUARTER_DEG = default_shadow_rules().quarter_deg
+SHADOW_FRACTION = default_shadow_rules().fraction_of_sight
 # An evading force runs this far from the enemy before it reconsiders, nm.
 EVADE_RUN_NM = 60.0
 # Where land lies across the run straight away, it turns this many degrees at a time, either way, to
@@ -47,6 +46,11 @@ EVADE_TURN_MAX_DEG = 90.0
 PURSUING = ("shadow", "chase", "engage")
 # A guarding force lies within this distance of its post, nm.
 GUARD_SLACK_NM = 2.0
+# What a commander does of his own accord once his orders are done: patrol his station, or return to his
+# base (``orders_done``). In these he keeps on, as under his orders, until someone gives him others.
+IDLE_MODES = ("station", "return")
+# How many rounds of his station's points one order to patrol it gives (he patrols on when they are done).
+STATION_ROUNDS = 10
 
 
 @dataclass(frozen=True)
@@ -128,25 +132,38 @@ def _hundredths_below(speed_kn: float) -> float:
     return knots - 0.01 if knots > speed_kn else knots
 
 
+def shadow_distance_nm(v: CommandView, est: Estimate) -> float:
+    """How far he keeps from the contact, nm: the distance of the record for the worse of the light now
+    and at his look after next, and for whether he takes it for a superior force (``superior``; one not yet
+    made out he closes to make out), never beyond ``SHADOW_FRACTION`` of the range at which he sees it
+    (``CommandView.sight_for``: the haze, a small quarry). data/shadowing.yaml."""
+    lights = (v.light,) if v.light_then is None else (v.light, v.light_then)
+    kept = default_shadow_rules().station(lights, superior(v, est.report))
+    return min(kept, SHADOW_FRACTION * v.sight_for(est.about))
+
+
+def station_speed_kn(here: tuple[float, float], lat: float, lon: float, sustained_kn: float) -> float:
+    """The speed that brings a shadower from ``here`` to his station at (lat, lon) in ``SHADOW_LEAD_H``, as
+    the enemy reaches her own point: not sooner (he would lie stopped and fall astern: rounded up, he would
+    reach it a moment before his next look and lie stopped until it), not faster than he can hold."""
+    need = earth.distance_nm(*here, lat, lon) / SHADOW_LEAD_H
+    return _hundredths_below(min(need, sustained_kn))
+
+
 def shadow(v: CommandView, est: Estimate) -> Steer:
-    """Take station on the enemy's quarter at the shadowing distance for this light and weather (and for
-    his ships, once recognised: ``CommandView.sight_for``), aiming for where he will be in half an hour,
-    at the speed that gets there then (gaining on him if he is drawing away, up to the force's
-    sustained speed)."""
+    """Take station on the enemy's quarter at the shadowing distance (``shadow_distance_nm``), aiming for
+    where he will be in half an hour, at the speed that gets there then (gaining on him if he is drawing
+    away, up to the force's sustained speed)."""
     r = est.report
     course = r.course_deg if r.course_deg is not None else earth.bearing_deg(*_here(v), est.lat, est.lon)
     speed = r.speed_kn or 0.0
     ahead = earth.forward(est.lat, est.lon, course, speed * SHADOW_LEAD_H)
-    d = SHADOW_FRACTION * v.sight_for(est.about)
+    d = shadow_distance_nm(v, est)
     # Of the two quarters, the nearer.
     options = [earth.forward(ahead[0], ahead[1], (course + 180.0 + s * SHADOW_QUARTER_DEG) % 360.0, d)
                for s in (-1, 1)]
     lat, lon = min(options, key=lambda p: earth.distance_nm(*_here(v), p[0], p[1]))
-    # The speed that brings him to the station as the enemy reaches his own point: not sooner (he would
-    # lie stopped and fall astern: rounded up, he would reach it a moment before his next look and lie
-    # stopped until it), not faster than he can hold.
-    need = earth.distance_nm(*_here(v), lat, lon) / SHADOW_LEAD_H
-    knots = _hundredths_below(min(need, v.force.sustained_kn))
+    knots = station_speed_kn(_here(v), lat, lon, v.force.sustained_kn)
     return Steer((Sail(_point(lat, lon, f"station on {r.about}"), knots),),
                  f"shadow {r.about}", f"holding {r.about} at {d:g} nm")
 
@@ -243,7 +260,7 @@ def mission(v: CommandView) -> Decision | None:
     if s.mission == "plan":
         return None  # his own moves: campaign/command/objective.py
     if s.mission == "script" or want is None:
-        return Resume("no enemy in sight") if v.mode != "script" else None
+        return Resume("no enemy in sight") if v.mode not in ("script", *IDLE_MODES) else None
     if s.mission == "patrol" and s.patrol:
         if v.mode == "patrol":
             return None
@@ -482,4 +499,39 @@ def _decide(v: CommandView, trigger: str) -> list[Decision]:
     m = mission(v)
     if m is not None:
         out.append(m)
+    elif v.force.orders_done:
+        out.extend(orders_done(v))
+    return out
+
+
+def orders_done(v: CommandView) -> list[Decision]:
+    """His orders carried out (or impossible) and no enemy to pursue: what the navy did. At sea he reports
+    where he is and his coal and asks his superior for orders (once, on finding them done), then patrols
+    his station at economical speed, round its points (or lies at its one point), or, without one, returns
+    to his base and coals; in port he coals and goes out to his station, or, without one, awaits orders
+    there. Only a commander given a station or a base (``Standing.station``, ``Standing.base``) does: the
+    rest lie where their orders left them, as before."""
+    s = v.standing
+    if not s.station and s.base is None:
+        return []
+    if v.force.in_port and not s.station:
+        return []  # in port, with no station to go out to: he awaits orders there
+    out: list[Decision] = []
+    if v.mode == "script" and s.report_to and not v.force.in_port:
+        f = v.force
+        out.append(Send(s.report_to, {"request": "orders", "lat": round(f.lat, 2), "lon": round(f.lon, 2),
+                                      "coal": round(f.coal_fraction, 2)},
+                        f"{v.node}: orders carried out; at {f.lat:.2f},{f.lon:.2f}, coal {f.coal_fraction:.0%}; "
+                        f"request orders"))
+    if s.station:
+        legs: tuple[Order, ...] = tuple(Sail(_point(lat, lon, f"station point {i + 1}"), "economical")
+                                        for i, (lat, lon) in enumerate(s.station))
+        legs = legs + (Wait(math.inf),) if len(legs) == 1 else legs * STATION_ROUNDS
+        if v.force.in_port and v.force.coal_fraction < 1.0 and any(p.name == v.force.place for p in v.ports):
+            legs = (Coal(),) + legs  # he coals before he goes out again
+        out.append(Steer(legs, "station", "orders carried out: to his station"))
+    else:
+        b = s.base
+        out.append(Steer((Sail(Point(b.lat, b.lon, b.name, b.name), "economical"), Coal()), "return",
+                         f"orders carried out: returning to {b.name} to coal"))
     return out

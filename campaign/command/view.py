@@ -29,6 +29,9 @@ class OwnForce:
     place: str | None
     ships: tuple[str, ...]
     order: str  # what it is doing, in words
+    # His orders are carried out, or could not be: nothing is left of them (the force lies where they
+    # left it until he, or someone, gives it more).
+    orders_done: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,9 @@ class Standing:
     ``mission`` when no enemy is in sight: follow the scripted orders, patrol ``patrol`` points, guard
     ``guard``, intercept the contact ``intercept`` (a name in the picture), escort the force ``escort``,
     or return to ``base``. ``coal_low`` sends the force to the
-    nearest friendly port when its emptiest ship falls below that fraction.
+    nearest friendly port when its emptiest ship falls below that fraction. When his orders are done he
+    asks ``report_to`` for more and patrols his ``station`` (points at sea), or, without one, returns to
+    ``base`` and coals: only a commander given a station or a base does (``doctrine.orders_done``).
     """
 
     on_contact: str = "report"
@@ -60,6 +65,7 @@ class Standing:
     intercept: str | None = None
     escort: str | None = None
     base: Port | None = None
+    station: tuple[tuple[float, float], ...] = ()  # (lat, lon) of his station's points
     coal_low: float | None = None
     report_every_h: float = 2.0
     resume_after_h: float = 3.0
@@ -131,6 +137,9 @@ class CommandView:
     # How long his wireless office takes to cipher a report (data/wireless.yaml): he does not send the
     # same contact again before the last report has gone.
     cipher_min: float = 12.0
+    # The light where he is at his look after next (his almanac), while he has a contact in sight (None
+    # otherwise): a shadower keeps the distance of the worse of it and ``light``.
+    light_then: str | None = None
     # The scenario's start, UTC ISO-8601 (his calendar: t_min counts from it).
     start_utc: str = ""
 

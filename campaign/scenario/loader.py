@@ -361,6 +361,8 @@ class _Resolver:
             base = Port(p.name or sm.base, p.lat, p.lon) if p is not None else None
         patrol = tuple((p.lat, p.lon) for k, w in enumerate(sm.patrol)
                        if (p := self.point(f"{f}.patrol[{k}]", w)) is not None)
+        station = tuple((p.lat, p.lon) for k, w in enumerate(sm.station)
+                        if (p := self.point(f"{f}.station[{k}]", w)) is not None)
         guard = None
         if sm.guard is not None:
             p = self.point(f"{f}.guard", sm.guard)
@@ -384,7 +386,7 @@ class _Resolver:
         fire_on = tuple(sorted((n, bool(v)) for n, v in sm.fire_on.items() if n in known))
         return Standing(on_contact=sm.on_contact, mission=sm.mission, report_to=sm.report_to,
                         patrol=patrol, guard=guard, intercept=sm.intercept, escort=sm.escort,
-                        base=base, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
+                        base=base, station=station, coal_low=sm.coal_low, report_every_h=sm.report_every_h,
                         resume_after_h=sm.resume_after_h, may_fire=sm.may_fire, fire_on=fire_on, jam=sm.jam,
                         avoid_superior=sm.avoid_superior, plan=sm.plan, objective=sm.objective,
                         may_enter=tuple(sm.may_enter))

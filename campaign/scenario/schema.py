@@ -282,6 +282,7 @@ class StandingModel(_Strict):
     intercept: str | None = None
     escort: str | None = None
     base: str | None = None
+    station: list[Where] = []  # where he patrols (round its points) when his orders are done
     coal_low: float | None = Field(default=None, gt=0, lt=1)
     report_every_h: float = Field(default=2.0, gt=0)
     resume_after_h: float = Field(default=3.0, ge=0)

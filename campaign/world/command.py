@@ -53,6 +53,18 @@ STEER_SETTLE_MIN = 1.0
 REFIND_WITHIN_MIN = 60.0
 # A doctrine destination nearer than this is where the force already is: it holds its position, nm.
 HOLD_NM = 0.5
+# Losing a contact, he reports the course and speed she made good on his plot over the last PLOT_MIN
+# (from his sightings at least PLOT_SPAN_MIN apart): a ship seen against a coast in failing light is
+# plotted, not watched at her helm (a bend of her way round a cape is not her course). STAND-IN: an hour,
+# and ten minutes.
+PLOT_MIN = 60.0
+PLOT_SPAN_MIN = 10.0
+# A new course or speed of a contact in sight (her next leg), differing by at least this much from what
+# he last made of her, is seen at once by those on it (deg, kn): her bearing opens, her bow wave and smoke
+# change. Smaller ones, and the bends of her way round a coast, he sees at his next look. STAND-IN: a
+# point of the compass, and a knot.
+TURN_SEEN_DEG = 11.25
+SPEED_SEEN_KN = 1.0
 
 
 def _minute_below(ship: ShipState, t_min: float, fraction: float) -> float:
@@ -105,6 +117,9 @@ class Node:
     review_token: int = 0
     coal_token: int = 0
     labels: dict[str, str] = field(default_factory=dict)  # target force -> name of the contact
+    # His plot of each contact in sight: target force -> [(t_min, lat, lon)] of his own sightings of it,
+    # the last PLOT_MIN (see _made_good).
+    plot: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
     counter: int = 0
 
     def __post_init__(self) -> None:
@@ -131,6 +146,8 @@ class CommandRuntime:
         self._xyz = XyzMemo()
         # Forces whose bunkers are to be watched again once the world settles (see coal_watch).
         self._coal_due: HeldBack[ForceState] = HeldBack(world.env, lambda _, force: self._watch_coal(force))
+        # Forces whose motion changed, for their enemies' eyes once the world settles (see seen_moving).
+        self._turns_due: HeldBack[ForceState] = HeldBack(world.env, lambda _, force: self._notice_turn(force))
         for hq in sc.headquarters:
             node = Node(hq.name, hq.side, hq.nation, force=hq.aboard, hq=hq)
             self.nodes[hq.name] = node
@@ -176,11 +193,15 @@ class CommandRuntime:
             return None
         return max(sets, key=lambda k: self.net.data.sets[k].day_nm)
 
-    def add_force(self, force: ForceState) -> None:
-        """A force has come into being (at the start, or detached): it is a command too."""
+    def add_force(self, force: ForceState, parent: ForceState | None = None) -> None:
+        """A force has come into being (at the start, or detached from ``parent``): it is a command too. A
+        detached force keeps the standing instructions its parent's commander holds now (his base and
+        station, and what messages have told him since), unless the scenario gives it its own."""
         if force.name in self.nodes:
             return
-        standing = self.world.scenario.standing.get(force.name) or self._inherited(force)
+        held = self.nodes.get(parent.name) if parent is not None else None
+        standing = self.world.scenario.standing.get(force.name) or (
+            held.standing if held is not None else self._inherited(force))
         node = Node(force.name, force.side, force.nation, force=force.name, standing=standing)
         self.nodes[force.name] = node
         self.net.register(force.name, force.side, force.nation, self._position_of(force.name),
@@ -270,16 +291,43 @@ class CommandRuntime:
         # He names the ships he sees once he recognises them, and goes on naming those he has lost sight
         # of after recognising them (what he seeks, and how much it matters, is still known to him).
         named = new == 3 or (new == 0 and old == 3)
-        report = Report(about, now, float(lat), float(lon), float(course) if tgt.leg is not None else None,
+        course_deg = float(course) if tgt.leg is not None else None
+        self._plot(node, target, now, float(lat), float(lon))
+        if new == 0:
+            course_deg, speed = self._made_good(node, target, course_deg, float(speed))
+        report = Report(about, now, float(lat), float(lon), course_deg,
                         float(speed), level, ships if named else (), len(ships) if new >= 2 or named else None,
                         source=f"seen by {observer}", replaces=replaces,
                         place=tgt.place if tgt.in_port else None)
         if new == 0:
             node.labels.pop(target, None)
+            node.plot.pop(target, None)
         trigger = "sighting" if old == 0 else ("lost" if new == 0 else "report")
         for n in [node] + [h for h in self.nodes.values() if h.hq is not None and h.force == observer]:
             self.learn(n, report)
             self.decide(n, trigger)
+
+    @staticmethod
+    def _plot(node: Node, target: str, t_min: float, lat: float, lon: float) -> None:
+        """Put a sighting of ``target`` on his plot, and drop what is older than ``PLOT_MIN``."""
+        points = node.plot.setdefault(target, [])
+        points.append((t_min, lat, lon))
+        while points[0][0] < t_min - PLOT_MIN:
+            points.pop(0)
+
+    @staticmethod
+    def _made_good(node: Node, target: str, course_deg: float | None, speed_kn: float) -> tuple[float | None, float]:
+        """The course and speed ``target`` made good on his plot, from his earliest sighting of it in the last
+        ``PLOT_MIN`` to his last, if they are ``PLOT_SPAN_MIN`` apart or more and she moved; else the course
+        and speed given (what he saw of her at his last sighting)."""
+        points = node.plot.get(target, [])
+        if len(points) < 2 or points[-1][0] - points[0][0] < PLOT_SPAN_MIN:
+            return course_deg, speed_kn
+        (t0, lat0, lon0), (t1, lat1, lon1) = points[0], points[-1]
+        run_nm = earth.distance_nm(lat0, lon0, lat1, lon1)
+        if course_deg is None or run_nm <= 0.0:
+            return course_deg, speed_kn
+        return float(earth.bearing_deg(lat0, lon0, lat1, lon1)), run_nm / ((t1 - t0) / 60.0)
 
     @staticmethod
     def _refound(node: Node, now: float, lat: float, lon: float) -> str | None:
@@ -391,6 +439,7 @@ class CommandRuntime:
                 continue
             tgt = world.forces[target]
             lat, lon, course = tgt.position_at(now)
+            self._plot(node, target, now, float(lat), float(lon))
             node.picture.learn(Report(about, now, float(lat), float(lon),
                                       float(course) if tgt.leg is not None else None,
                                       tgt.leg.speed_kn if tgt.leg is not None else 0.0, old.level, old.ships,
@@ -428,6 +477,47 @@ class CommandRuntime:
         if token == node.coal_token:
             self.decide(node, "coal")
 
+    def orders_done(self, force: ForceState) -> None:
+        """Nothing is left of a force's orders (carried out, or impossible): its commander looks again, once
+        the force lies still (``doctrine.orders_done``). One whose doctrine has him shadowing, chasing or
+        the like looks again on arriving (``on_arrival``)."""
+        node = self.nodes.get(force.name)
+        if node is not None and node.hq is None and node.mode.split(" ")[0] not in DOCTRINE_MODES:
+            self.world.env.process(self._look_again(node, force.order_epoch, "orders done"))
+
+    def _look_again(self, node: Node, epoch: int, trigger: str) -> Generator[simpy.Event, Any, None]:
+        yield self.world.env.timeout(0)
+        force = self.world.forces.get(node.force)
+        if force is not None and force.order_epoch == epoch:  # (no one has given it orders meanwhile)
+            self.decide(node, trigger)
+
+    def seen_moving(self, force: ForceState) -> None:
+        """A force's motion changed: its enemies who have it in sight and are on it (shadowing, chasing,
+        evading it) see her alter course or speed, and look again (a shadower turns with her) once the world
+        settles. Worked out then: a leg is begun before the eyes are told of it."""
+        self._turns_due.put(force.name, force)
+
+    def _notice_turn(self, force: ForceState) -> None:
+        if force.name not in self.world.forces or not force.active_ships():
+            return
+        now = self.world.env.now
+        pairs = self.world.contacts.model.pairs
+        for node in self.nodes.values():
+            kind, _, about = node.mode.partition(" ")
+            if node.hq is not None or kind not in ("shadow", "chase", "evade") or node.labels.get(force.name) != about:
+                continue
+            st = pairs.get((node.force, force.name))
+            old = node.picture.get(about)
+            own = self.world.forces.get(node.force)
+            if st is None or st.level == 0 or old is None or own is None:
+                continue
+            _, _, course = force.position_at(now)
+            speed = force.leg.speed_kn if force.leg is not None else 0.0
+            turned = force.leg is not None and old.course_deg is not None \
+                and abs((course - old.course_deg + 180.0) % 360.0 - 180.0) >= TURN_SEEN_DEG
+            if turned or abs(speed - (old.speed_kn or 0.0)) >= SPEED_SEEN_KN:
+                self.world.env.process(self._look_again(node, own.order_epoch, "report"))
+
     def on_arrival(self, force: ForceState) -> None:
         """A force reached the point its doctrine sent it to: its commander looks again."""
         node = self.nodes.get(force.name)
@@ -448,6 +538,7 @@ class CommandRuntime:
         reports = node.picture.reports()
         estimates = tuple(e for r in reports if (e := node.picture.estimate(r.about, now)) is not None)
         lights: tuple[str, ...] = (light,)
+        light_then = None
         seen = in_sight(estimates)
         if seen:  # (his ranges are read only of contacts in sight: the light is dear to ask)
             # The light where he is at the look after next: a station he steers for now he reaches
@@ -483,7 +574,7 @@ class CommandRuntime:
         return CommandView(now, node.name, own, node.standing, light, reports, estimates, node.mode,
                            node.mode_since_min, node.last_report_min, self._ports(force), company,
                            sight_nm=sight_nm, sight_nm_of=sight_nm_of,
-                           cipher_min=self.net.data.wireless.encipher_min,
+                           cipher_min=self.net.data.wireless.encipher_min, light_then=light_then,
                            start_utc=world.clock.iso(0.0))
 
     def _in_company(self, own: OwnForce, here: Xyz, force: ForceState, now: float) -> bool:
@@ -505,7 +596,8 @@ class CommandRuntime:
             force.leg.speed_kn if force.leg is not None else 0.0,
             max(min(s.ship.sustained_speed_kn - s.condition.speed_lost_kn for s in ships), 0.0),
             min(s.coal_at(now) / s.ship.coal_capacity_t for s in ships), ships[0].status, force.in_port,
-            force.place, tuple(s.name for s in ships), force.current_order)
+            force.place, tuple(s.name for s in ships), force.current_order,
+            orders_done=force.order_index >= len(force.orders))
 
     def _ports(self, force: ForceState) -> tuple[Port, ...]:
         """The ports the force may coal at: its own nation's and its allies'. They change only when
@@ -622,8 +714,20 @@ class CommandRuntime:
         lat, lon = est.lat, est.lon
         if r.course_deg is not None and r.speed_kn:
             lat, lon = earth.forward(est.lat, est.lon, r.course_deg, r.speed_kn * doctrine.SHADOW_LEAD_H)
-        return doctrine.Steer((Sail(Point(float(lat), float(lon), f"watching {about}"), "sustained"),), d.mode,
-                              f"watching {about} from outside waters closed to {force.nation}")
+        watch = doctrine.Steer((Sail(Point(float(lat), float(lon), f"watching {about}"), "sustained"),), d.mode,
+                               f"watching {about} from outside waters closed to {force.nation}")
+        if kind != "shadow":
+            return watch
+        # A shadower keeps abreast of her there at the speed that brings him to the point as she comes
+        # abreast of it: steaming at his best to it and lying stopped there, he fell astern and lost her at
+        # dusk.
+        moved = self._at_sea(force, watch.orders, areas)
+        if moved is None:
+            return watch
+        now = self.world.env.now
+        here = force.position_at(now)[:2]
+        knots = doctrine.station_speed_kn(here, moved[0].to.lat, moved[0].to.lon, self._own(force, now).sustained_kn)
+        return replace(watch, orders=(replace(moved[0], speed=knots),))
 
     def _open_way(self, force: ForceState, d: doctrine.Steer, areas: tuple) -> doctrine.Steer:
         """Of a steer's orders and its ``instead`` (in order of preference), the first whose first leg runs

@@ -130,10 +130,11 @@ class World:
             proc.interrupt(cause)
 
     def moved(self, force: ForceState) -> None:
-        """A force's motion may have changed (a leg begun, ended or re-planned): tell the eyes, and
-        its commander's watch on the bunkers."""
+        """A force's motion may have changed (a leg begun, ended or re-planned): tell the eyes, its
+        commander's watch on the bunkers, and the enemies who have it in sight."""
         self.contacts.moved(force)
         self.command.coal_watch(force)
+        self.command.seen_moving(force)
 
     # -- places and politics --------------------------------------------------------------------
 
@@ -325,6 +326,7 @@ class World:
                 self._emit_force(force, "order_failed", order=describe(order), reason=str(exc))
         force.order_index = len(orders)
         force.current_order = ""
+        self.command.orders_done(force)  # its commander looks again: his orders are done
         yield from self.hold(force, math.inf, staying=True)
 
     def give_orders(self, force: ForceState, orders: tuple, *, why: str = "", by: str = "") -> None:
@@ -459,7 +461,7 @@ class World:
             ship.force = new
             new.ships.append(ship)
         self.forces[new.name] = new
-        self.command.add_force(new)
+        self.command.add_force(new, parent=force)
         for ship in leaving:
             self.emit(ship, "detach", was_in=force.name, note=order.note)
         self.moved(new)

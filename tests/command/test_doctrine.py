@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from campaign.command import doctrine
 from campaign.command.picture import Picture, Report
 from campaign.command.view import CommandView, OwnForce, Port, Standing
 from campaign.geo import earth
-from campaign.model.orders import Coal, Sail
+from campaign.model.orders import Coal, Sail, Wait
 
 OWN = OwnForce("Gloucester", "Entente", "United Kingdom", 36.0, 18.0, 90.0, 15.0, 25.0, 0.8, "underway",
                False, None, ("Gloucester",), "sail")
@@ -31,33 +32,65 @@ def view(reports=(), t=100.0, standing=Standing(on_contact="shadow", report_to="
 GOEBEN = Report("Goeben", 100.0, 36.0, 18.2, 90.0, 18.0, "recognised", ("Goeben",), 1, source="seen")
 
 
-def test_a_shadower_takes_station_on_the_quarter_inside_the_range_he_sees() -> None:
-    # By day he sees smoke at 15 nm; on a moonlit night hulls at 5 nm (data/sighting.yaml): he keeps
-    # four fifths of it.
-    for light, sight, dist in (("day", 15.0, 12.0), ("moonlit_night", 5.0, 4.0)):
+def _station_nm(steer: doctrine.Steer, lat: float = 36.0, lon: float = 18.2, course: float = 90.0,
+                speed: float = 18.0) -> float:
+    """How far his station lies from where the contact will be when he reaches it, nm."""
+    ahead = earth.forward(lat, lon, course, speed * doctrine.SHADOW_LEAD_H)
+    (order,) = steer.orders
+    return earth.distance_nm(*ahead, order.to.lat, order.to.lon)
+
+
+YD_PER_NM = 2025.372  # the sea mile of 6,080 ft
+
+
+def test_a_shadower_keeps_the_distance_of_the_record_on_the_enemys_quarter() -> None:
+    # Gloucester, a light cruiser, kept 16,000 yards from Goeben by day (Bolnykh); on a moonlit night
+    # every shadower closed in (Kelly; Hough p.11): 3 nm (data/shadowing.yaml). He used to hang at four
+    # fifths of the range he saw her at: 12 nm by day, near the edge of sight.
+    for light, sight, dist in (("day", 15.0, 16000.0 / YD_PER_NM), ("moonlit_night", 5.0, 3.0)):
         ds = doctrine.decide(view([GOEBEN], light=light, sight_nm=sight), "sighting")
         steer = next(d for d in ds if isinstance(d, doctrine.Steer))
-        (order,) = steer.orders
-        # Where Goeben will be in half an hour, and the station that distance astern of her, 30 deg off.
+        assert _station_nm(steer) == pytest.approx(dist, abs=0.01)
+        # The station that distance astern of where she will be in half an hour, 30 deg off her stern.
         ahead = earth.forward(36.0, 18.2, 90.0, 18.0 * doctrine.SHADOW_LEAD_H)
-        assert earth.distance_nm(*ahead, order.to.lat, order.to.lon) == pytest.approx(dist, abs=1e-6)
-        brg = earth.bearing_deg(*ahead, order.to.lat, order.to.lon)
+        to = steer.orders[0].to
+        brg = earth.bearing_deg(*ahead, to.lat, to.lon)
         assert min(abs(brg - 240), abs(brg - 300)) < 1.0
         assert steer.mode == "shadow Goeben"
     sends = [d for d in doctrine.decide(view([GOEBEN]), "sighting") if isinstance(d, doctrine.Send)]
     assert sends and sends[0].to == "Milne" and sends[0].content["report"]["about"] == "Goeben"
 
 
+def test_battlecruisers_follow_goeben_closer_and_every_shadower_closes_to_make_out_smoke() -> None:
+    # Indomitable and Indefatigable, of Goeben's own rank, followed her 10,000 yards astern on 4 Aug
+    # (Massie ch.2); smoke not yet made out is closed to that distance too, to make it out.
+    bcs = dataclasses.replace(OWN, name="Battle Cruisers", ships=("Indomitable", "Indefatigable"))
+    steer = next(d for d in doctrine.decide(view([GOEBEN], own=bcs), "sighting") if isinstance(d, doctrine.Steer))
+    assert _station_nm(steer) == pytest.approx(10000.0 / YD_PER_NM, abs=0.01)
+    smoke = dataclasses.replace(GOEBEN, about="contact Gloucester-1", level="smoke", ships=(), n_ships=None)
+    steer = next(d for d in doctrine.decide(view([smoke]), "sighting") if isinstance(d, doctrine.Steer))
+    assert _station_nm(steer) == pytest.approx(10000.0 / YD_PER_NM, abs=0.01)
+
+
+def test_a_shadower_closes_in_before_the_light_fails_and_never_keeps_beyond_his_fraction_of_sight() -> None:
+    # Day now and twilight at his look after next: he keeps the twilight's distance (4 nm) already.
+    dusk = dataclasses.replace(view([GOEBEN]), light_then="twilight")
+    steer = next(d for d in doctrine.decide(dusk, "sighting") if isinstance(d, doctrine.Steer))
+    assert _station_nm(steer) == pytest.approx(4.0, abs=1e-6)
+    # In a haze that shows her at 6 nm he keeps four fifths of it, 4.8 nm, not his 16,000 yards.
+    haze = dataclasses.replace(view([GOEBEN], sight_nm=15.0), sight_nm_of=(("Goeben", 6.0),))
+    steer = next(d for d in doctrine.decide(haze, "sighting") if isinstance(d, doctrine.Steer))
+    assert _station_nm(steer) == pytest.approx(doctrine.SHADOW_FRACTION * 6.0, abs=1e-6)
+
+
 def test_a_shadower_keeps_his_fraction_of_the_range_of_the_contact_he_has_recognised() -> None:
     # Recognised, a contact is seen as far as its own ships are (CommandView.sight_for); the rest at the
     # range of a ship of the reference size.
-    v = dataclasses.replace(view([GOEBEN], light="moonlit_night", sight_nm=5.0),
-                            sight_nm_of=(("Breslau", 3.0), ("Goeben", 5.2)))
-    assert (v.sight_for("Goeben"), v.sight_for("Breslau"), v.sight_for("contact Gloucester-1")) == (5.2, 3.0, 5.0)
+    v = dataclasses.replace(view([GOEBEN], light="moonlit_night", sight_nm=3.0),
+                            sight_nm_of=(("Breslau", 2.0), ("Goeben", 3.2)))
+    assert (v.sight_for("Goeben"), v.sight_for("Breslau"), v.sight_for("contact Gloucester-1")) == (3.2, 2.0, 3.0)
     steer = next(d for d in doctrine.decide(v, "sighting") if isinstance(d, doctrine.Steer))
-    ahead = earth.forward(36.0, 18.2, 90.0, 18.0 * doctrine.SHADOW_LEAD_H)
-    to = steer.orders[0].to
-    assert earth.distance_nm(*ahead, to.lat, to.lon) == pytest.approx(doctrine.SHADOW_FRACTION * 5.2, abs=1e-6)
+    assert _station_nm(steer) == pytest.approx(doctrine.SHADOW_FRACTION * 3.2, abs=1e-6)
 
 
 @settings(max_examples=200, deadline=None)
@@ -340,3 +373,46 @@ def test_an_intercept_mission_acts_only_on_a_fresh_report_of_the_contact_at_sea(
     assert doctrine.decide(dataclasses.replace(stale, mode="script"), "review") == []
     in_port = dataclasses.replace(GOEBEN, place="Messina", speed_kn=0.0, course_deg=None)
     assert doctrine.decide(view([in_port], t=110.0, standing=hunter), "review") == []
+
+
+VALLETTA = Port("Valletta", 35.9, 14.5)
+
+
+def test_his_orders_done_at_sea_he_asks_for_more_and_returns_to_his_base_to_coal() -> None:
+    # Chatham used to lie stopped at sea for a week once her last order was carried out. Now he reports
+    # where he is and asks his superior for orders, and makes for his base and coals there.
+    done = dataclasses.replace(OWN, orders_done=True, status="waiting", speed_kn=0.0, order="")
+    told = Standing(on_contact="shadow", report_to="Milne", base=VALLETTA)
+    ask, steer = doctrine.decide(view([], own=done, standing=told), "orders done")
+    assert isinstance(ask, doctrine.Send) and ask.to == "Milne" and ask.content["request"] == "orders"
+    assert "request orders" in ask.text
+    assert steer.mode == "return" and steer.reason == "orders carried out: returning to Valletta to coal"
+    assert steer.orders[0].to.place == "Valletta" and isinstance(steer.orders[1], Coal)
+    # Without a station or a base he lies where his orders left him, as before; with orders still to
+    # carry out he keeps to them.
+    assert doctrine.decide(view([], own=done, standing=Standing(report_to="Milne")), "orders done") == []
+    assert doctrine.decide(view([], standing=told), "orders done") == []
+    # Once on his way he does not ask again; in port, with no station, he awaits orders there.
+    assert doctrine.decide(view([], own=done, standing=told, mode="return"), "orders done")[0].mode == "return"
+    moored = dataclasses.replace(done, in_port=True, place="Valletta")
+    assert doctrine.decide(view([], own=moored, standing=told, mode="return"), "orders done") == []
+
+
+def test_his_orders_done_he_patrols_his_station_and_coals_before_going_out_to_it() -> None:
+    done = dataclasses.replace(OWN, orders_done=True, status="waiting", speed_kn=0.0, order="")
+    told = Standing(report_to="Milne", base=VALLETTA, station=((38.5, 10.0), (37.6, 10.0)))
+    ask, steer = doctrine.decide(view([], own=done, standing=told), "orders done")
+    assert isinstance(ask, doctrine.Send) and steer.mode == "station"
+    legs = [(o.to.lat, o.to.lon) for o in steer.orders]
+    assert legs[:4] == [(38.5, 10.0), (37.6, 10.0)] * 2 and len(legs) == 2 * doctrine.STATION_ROUNDS
+    assert all(o.speed == "economical" for o in steer.orders)
+    # His rounds done, he patrols on without asking again; a patrol is not a script to go back to.
+    (steer,) = doctrine.decide(view([], own=done, standing=told, mode="station"), "orders done")
+    assert steer.mode == "station"
+    assert doctrine.decide(view([], standing=told, mode="station"), "review") == []
+    # In port he coals first; a one-point station he lies at.
+    moored = dataclasses.replace(done, in_port=True, place="Valletta", coal_fraction=0.6)
+    one = dataclasses.replace(told, station=((37.88, 15.52),))
+    (steer,) = doctrine.decide(view([], own=moored, standing=one, ports=(VALLETTA,)), "orders done")
+    assert isinstance(steer.orders[0], Coal) and steer.orders[1].to.lat == 37.88
+    assert steer.orders[2] == Wait(math.inf)

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign.command import doctrine
+from campaign.command.shadowing import default_shadow_rules
 from campaign.command.view import Standing
 from campaign.geo import earth
 from campaign.model.orders import Point, Sail
@@ -153,7 +154,9 @@ def test_a_shadower_closes_in_before_the_light_fails(write_scenario) -> None:
     # He takes his station by the worse of the light now and the light at his look after next (he
     # reaches the station doctrine.SHADOW_LEAD_H on and keeps it until he looks again): in the hour
     # before nightfall he already closes to his night distance, and holds Goeben through the dusk. He
-    # used to keep his daylight distance (four fifths of 15 nm of smoke) until dark and lose her.
+    # used to keep his daylight distance (four fifths of 15 nm of smoke) until dark and lose her. By day
+    # he keeps the distances of the record (data/shadowing.yaml): smoke he closes to make out, Goeben
+    # made out he keeps at Gloucester's 16,000 yards; by moonlight 3 nm.
     dusk_min = 300.0
     w = run_world(write_scenario, [
         GOEBEN_EAST,
@@ -170,11 +173,11 @@ def test_a_shadower_closes_in_before_the_light_fails(write_scenario) -> None:
     day = {distance_nm(r) for r in steers if r.t_min < closing_min}
     dusk = {distance_nm(r) for r in steers if closing_min <= r.t_min < dusk_min}
     night = {distance_nm(r) for r in steers if r.t_min >= dusk_min}
-    rules = w.contacts.model.rules
-    assert day == {doctrine.SHADOW_FRACTION * rules.smoke_range_nm["day"]}
-    goeben_night_nm = max(rules.ranges([w.ships["Goeben"].ship], "moonlit_night", 1.0, False)[:2])
+    kept = default_shadow_rules().station_nm
+    assert day == {kept["day"]["other"], kept["day"]["outranked"]}
+    assert [distance_nm(r) for r in steers if r.t_min < closing_min][-1] == kept["day"]["outranked"] == 7.9
     assert len(dusk) == len(night) == 1 and dusk == night
-    assert night.pop() == pytest.approx(doctrine.SHADOW_FRACTION * goeben_night_nm, abs=1e-5)
+    assert night.pop() == kept["moonlit_night"]["outranked"] == 3.0
     assert [r.data for r in recs(w, "contact_lost", "Gloucester")] == []
 
 
@@ -541,3 +544,162 @@ def test_refresh_and_company_shortcuts_match_the_long_way(write_scenario) -> Non
             else:
                 assert view.company == ()
     assert labelled and escorted  # both ways were taken
+
+
+MILNE_AT_VALLETTA = {"headquarters": [{"name": "Milne", "side": "Entente", "nation": "United Kingdom",
+                                       "aboard": "Inflexible"}]}
+INFLEXIBLE_AT_VALLETTA = {"name": "Inflexible", "side": "Entente", "ships": ["Inflexible"], "start": "Valletta",
+                          "orders": [{"do": "stop"}]}
+
+
+def _stopped_at_sea_min(w, force: str) -> float:
+    """Minutes the force lay stopped at sea (not in port) after its last record of motion, by its records."""
+    state, total, since = None, 0.0, 0.0
+    for r in [r for r in w.rec.records if r.unit == force and "status" in r.data] + [None]:
+        t = w.end_min if r is None else r.t_min
+        if state is not None and state["status"] in ("waiting", "stopped") and state["place"] is None:
+            total += t - since
+        if r is not None:
+            state, since = r.data, r.t_min
+    return total
+
+
+def test_a_commander_whose_orders_are_done_asks_for_more_and_returns_to_his_base(write_scenario) -> None:
+    # Chatham lay stopped at sea for a week once her last order was carried out (issue 41). Now her
+    # captain, told his base, reports and asks Milne for orders and makes for Malta to coal: his decision
+    # is an orders record with its reason, his request a message over the signal network.
+    w = run_world(write_scenario, [
+        INFLEXIBLE_AT_VALLETTA,
+        {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": {"lat": 36.6, "lon": 13.2},
+         "orders": [{"do": "sail", "to": {"lat": 36.6, "lon": 12.6, "name": "patrol point"}, "speed": 12}]},
+    ], command={**MILNE_AT_VALLETTA, "standing": {"Chatham": {"report_to": "Milne", "base": "Valletta"}}},
+        end="1914-08-03T00:00Z")
+    arrived = next(r for r in recs(w, "arrive", "Chatham") if r.data["to"] == "patrol point")
+    orders = [r for r in recs(w, "orders", "Chatham") if r.data["by"] == "Chatham"]
+    assert [r.data["reason"] for r in orders] == ["orders carried out: returning to Valletta to coal"]
+    assert orders[0].t_min == pytest.approx(arrived.t_min)
+    (ask,) = [r for r in recs(w, "message_sent") if r.data["sender"] == "Chatham"]
+    assert ask.data["receiver"] == "Milne" and "request orders" in ask.data["text"]
+    assert any(r.data["receiver"] == "Milne" and r.data["id"] == ask.data["id"] for r in recs(w, "message_received"))
+    assert recs(w, "coal_start", "Chatham") and _stopped_at_sea_min(w, "Chatham") < 1.0
+
+
+def test_a_commander_with_a_station_patrols_it_when_his_orders_are_done(write_scenario) -> None:
+    w = run_world(write_scenario, [
+        INFLEXIBLE_AT_VALLETTA,
+        {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": {"lat": 37.6, "lon": 11.0},
+         "orders": [{"do": "sail", "to": {"lat": 37.6, "lon": 10.5, "name": "rendezvous"}, "speed": 12}]},
+    ], command={**MILNE_AT_VALLETTA, "standing": {"Chatham": {
+        "report_to": "Milne", "base": "Valletta", "station": [{"lat": 38.5, "lon": 10.0}, {"lat": 37.6, "lon": 10.0}]}}},
+        end="1914-08-03T00:00Z")
+    orders = [r.data for r in recs(w, "orders", "Chatham") if r.data["by"] == "Chatham"]
+    assert [o["reason"] for o in orders] == ["orders carried out: to his station"]
+    assert orders[0]["orders"][:2] == ["sail to station point 1 at economical speed",
+                                       "sail to station point 2 at economical speed"]
+    to = [r.data["to"] for r in recs(w, "arrive", "Chatham")]
+    assert to[:4] == ["rendezvous", "station point 1", "station point 2", "station point 1"]
+    assert _stopped_at_sea_min(w, "Chatham") < 1.0
+
+
+def test_a_detached_force_keeps_the_standing_instructions_its_commander_holds_now(write_scenario) -> None:
+    # Indomitable, detached from the battlecruisers to coal, used to start from blank instructions
+    # (the parent's ships had already left it when the new command looked for them): she neither
+    # shadowed nor reported, and lay stopped at sea once her orders were done.
+    w = run_world(write_scenario, [
+        INFLEXIBLE_AT_VALLETTA,
+        {"name": "Battle Cruisers", "side": "Entente", "ships": ["Indomitable", "Indefatigable"],
+         "start": {"lat": 36.6, "lon": 13.2},
+         "orders": [{"do": "detach", "name": "Indomitable", "ships": ["Indomitable"], "at": "1914-08-02T04:00Z",
+                     "orders": [{"do": "sail", "to": {"lat": 36.6, "lon": 12.6}, "speed": 12}]},
+                    {"do": "stop"}]},
+    ], command={**MILNE_AT_VALLETTA, "standing": {"Battle Cruisers": {"report_to": "Milne", "base": "Valletta"}}},
+        messages=[{"at": "1914-08-02T00:00Z", "from": "Milne", "to": "Battle Cruisers", "text": "Shadow Goeben.",
+                   "standing": {"on_contact": "shadow"}}],
+        end="1914-08-03T00:00Z")
+    assert [r.data["changes"] for r in recs(w, "standing", "Battle Cruisers")] == [{"on_contact": "shadow"}]
+    assert recs(w, "standing", "Battle Cruisers")[0].t_min < recs(w, "detach", "Indomitable")[0].t_min
+    node = w.command.nodes["Indomitable"]
+    assert node.standing.base is not None and node.standing.base.name == "Valletta"
+    assert node.standing.on_contact == w.command.nodes["Battle Cruisers"].standing.on_contact
+    assert [r.data["reason"] for r in recs(w, "orders", "Indomitable") if r.data["by"] == "Indomitable"] == [
+        "orders carried out: returning to Valletta to coal"]
+
+
+def test_a_shadower_turns_with_the_enemy_when_she_turns(write_scenario) -> None:
+    # Goeben steams east, then turns north. Gloucester, on her quarter, sees her alter course and takes
+    # station on her new quarter at once (Kelly turned with Goeben, 7 Aug: Hough p.11); she used to hold
+    # on towards the old station until her next look, up to half an hour, and could lose her.
+    w = run_world(write_scenario, [
+        {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 36.0, "lon": 16.0},
+         "orders": [{"do": "sail", "to": {"lat": 36.0, "lon": 17.7, "name": "the turn"}, "speed": 18},
+                    {"do": "sail", "to": {"lat": 38.0, "lon": 17.7}, "speed": 18}]},
+        {"name": "Gloucester", "side": "Entente", "ships": ["Gloucester"], "start": {"lat": 36.1, "lon": 16.8},
+         "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Gloucester": {"on_contact": "shadow"}}}, end="1914-08-02T12:00Z")
+    turn = next(r for r in recs(w, "arrive", "Goeben") if r.data["to"] == "the turn")
+    steer = [r for r in recs(w, "orders", "Gloucester") if r.data["reason"].startswith("holding Goeben")
+             and r.t_min >= turn.t_min]
+    assert steer and steer[0].t_min == pytest.approx(turn.t_min, abs=1e-6)
+    # Her new station: on the quarter of where Goeben, now steering north, will be in half an hour.
+    dep = next(r for r in recs(w, "depart", "Gloucester") if r.t_min >= turn.t_min)
+    ahead = earth.forward(turn.lat, turn.lon, 0.0, 18.0 * doctrine.SHADOW_LEAD_H)
+    brg = earth.bearing_deg(*ahead, dep.data["dest_lat"], dep.data["dest_lon"])
+    assert min(abs(brg - 150.0), abs(brg - 210.0)) < 2.0
+    assert not recs(w, "contact_lost", "Gloucester")
+
+
+def test_a_contact_lost_rounding_a_cape_is_reported_on_the_course_she_made_good() -> None:
+    # Goeben rounding Cape Spartivento at dusk on 6 Aug: at the moment Gloucester lost her she was on the
+    # short leg round the cape, heading south-east, and Gloucester sought her out to sea while she went
+    # on north-east along the coast. The loss is reported on the course and speed she made good on his
+    # plot over the last hour (from sightings ten minutes apart or more), not on a bend of her way.
+    node = SimpleNamespace(plot={})
+    for t, lat, lon in ((0.0, 37.872, 15.936), (20.0, 37.872, 15.996), (40.0, 37.909, 16.057),
+                        (50.0, 37.894, 16.088)):
+        CommandRuntime._plot(node, "Goeben", t, lat, lon)
+    course, speed = CommandRuntime._made_good(node, "Goeben", 131.0, 17.0)
+    assert course == pytest.approx(earth.bearing_deg(37.872, 15.936, 37.894, 16.088))
+    assert speed == pytest.approx(earth.distance_nm(37.872, 15.936, 37.894, 16.088) / (50.0 / 60.0))
+    assert 60.0 < course < 90.0
+    # Points older than the hour drop off the plot; sightings under ten minutes apart give no course made
+    # good (he reports what he saw of her last).
+    CommandRuntime._plot(node, "Goeben", 100.0, 37.95, 16.17)
+    assert [p[0] for p in node.plot["Goeben"]] == [40.0, 50.0, 100.0]
+    fresh = SimpleNamespace(plot={})
+    for t in (0.0, 5.0):
+        CommandRuntime._plot(fresh, "Goeben", t, 37.9, 16.0 + t / 100.0)
+    assert CommandRuntime._made_good(fresh, "Goeben", 131.0, 17.0) == (131.0, 17.0)
+
+
+class HazeAt(ClearDay):
+    """Clear daylight; from minute ``t_min`` a haze that cuts every range to ``visibility`` of itself."""
+
+    def __init__(self, t_min: float, visibility: float) -> None:
+        super().__init__()
+        self.t_min, self.haze = t_min, visibility
+
+    def visibility(self, lat, lon, t_min):
+        return 1.0 if t_min < self.t_min else self.haze
+
+    def next_change(self, motion, t0, t1):
+        return self.t_min if t0 < self.t_min <= t1 else None
+
+
+def test_battlecruisers_following_goeben_hold_her_into_the_afternoon_haze(write_scenario) -> None:
+    # 4 Aug 1914: Indomitable and Indefatigable followed Goeben 10,000 yards astern (Massie ch.2) and
+    # held her into the afternoon haze, 6 nm of visibility from 14:00 (data/weather_1914.yaml). They used
+    # to keep four fifths of the range of her smoke, 12 nm, never made her out, and lost her the moment
+    # the haze came on. Now they close to make her out and keep her at 4.94 nm, inside the haze.
+    haze_min = 180.0
+    w = run_world(write_scenario, [
+        {"name": "Goeben", "side": "Central Powers", "ships": ["Goeben"], "start": {"lat": 37.45, "lon": 8.0},
+         "orders": [{"do": "sail", "to": {"lat": 37.45, "lon": 12.0}, "speed": 22}]},
+        {"name": "Battle Cruisers", "side": "Entente", "ships": ["Indomitable", "Indefatigable"],
+         "start": {"lat": 37.30, "lon": 7.95}, "orders": [{"do": "stop"}]},
+    ], command={"standing": {"Battle Cruisers": {"on_contact": "shadow"}}}, end="1914-08-02T08:00Z",
+        conditions=HazeAt(haze_min, 0.6))
+    seen = [r for r in recs(w, "sighting", "Indomitable") if r.data["target"] == "Goeben"]
+    assert any(r.data["level"] == "recognised" for r in seen if r.t_min < haze_min)
+    steers = [r for r in recs(w, "orders", "Indomitable") if r.data["reason"].startswith("holding Goeben")]
+    assert steers and {r.data["reason"] for r in steers} == {"holding Goeben at 4.94 nm"}
+    assert [r.data for r in recs(w, "contact_lost", "Indomitable")] == []

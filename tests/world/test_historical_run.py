@@ -318,3 +318,31 @@ def test_the_coal_goeben_left_messina_with_would_not_see_her_safely_to_the_darda
     at_matapan = next(e for e in records(result, "Goeben", "arrive") if e["to"] == "Cape Matapan")
     assert _coal_on_arrival_straight_on(result, leaving, STRAIGHT_ON_KN) < _too_low_t()     # Tuchman ch.10
     assert _coal_on_arrival_straight_on(result, at_matapan, STRAIGHT_ON_KN) < _too_low_t()  # Miller ch.8
+
+
+def _left_lying_at_sea_h(result, unit: str) -> float:
+    """Hours the ship lay stopped at sea (waiting or stopped, at no named place) at the end of the run, in
+    the stretch that lasted to the end (0 if she ended it under way or in port)."""
+    since = None
+    for e in records(result, unit):
+        if "status" not in e or e["type"] in ("end", "sighting", "contact_lost"):
+            continue
+        stopped = e["status"] in ("waiting", "stopped") and e.get("place") is None
+        since = (since if since is not None else e["t_min"]) if stopped else None
+    end = records(result, unit, "end")[0]["t_min"]
+    return 0.0 if since is None else (end - since) / 60.0
+
+
+def test_ships_whose_orders_are_done_ask_for_more_and_go_to_their_station_or_base(result) -> None:
+    # Chatham's last order takes her to Milne's patrol line on the meridian of 10 E on 5 Aug; she used to
+    # lie stopped there to the end of the run, a week (issue 41), as the destroyers Beagle and Bulldog did
+    # off Zante and others where the Austrian telegram of 8 Aug left them. Her captain now reports and asks
+    # Milne for orders and patrols her station on the line; the others go to their station or back to
+    # Malta to coal: none ends the run lying at sea where her last orders left her.
+    chatham = [e for e in records(result, "Chatham", "orders") if e["by"] == "Chatham"]
+    assert any(e["reason"] == "orders carried out: to his station" for e in chatham)
+    asks = [e for e in records(result, type_="message_sent")
+            if e["sender"] == "Chatham" and "request orders" in e["text"]]
+    assert asks and asks[0]["receiver"] == "Milne"
+    for ship in ("Chatham", "Defence", "Beagle", "Gloucester", "Dublin", "Inflexible", "Indomitable"):
+        assert _left_lying_at_sea_h(result, ship) < 12.0, ship
