@@ -13,6 +13,7 @@ says why and what in his picture it rests on; the world records it (``orders``).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from campaign.command import doctrine
@@ -26,6 +27,9 @@ from campaign.model.ships import find_ship
 
 # He is "at" a place within this, nm.
 AT_NM = 5.0
+# Put out of a neutral port, he lies within this of it until he decides again, nm (the territorial belt's
+# 6 nm and a margin).
+PUT_OUT_NM = 10.0
 # A contact's listed speed must fall short of his own by this much for him to hold on and outrun it, kn.
 OUTRUN_MARGIN_KN = 1.0
 
@@ -105,6 +109,8 @@ def decide(v: CommandView, trigger: str = "review", plan: Plan | None = None) ->
     """His decision now (an empty list: keep to what he is doing). New instructions (``trigger`` "orders")
     end a wait at once."""
     plan = plan or load_plan(v.standing.plan)
+    if _put_out(v, plan):
+        v = replace(v, force=replace(v.force, orders_done=True))  # his stay there is over: the move is done
     superior_seen = any(e.report.ships and is_superior(v.force.ships, e.report.ships) for e in v.in_sight())
     if trigger == "orders" and v.mode.startswith("plan wait"):
         v = _replace_mode(v, "plan")
@@ -121,9 +127,15 @@ def decide(v: CommandView, trigger: str = "review", plan: Plan | None = None) ->
 
 
 def _replace_mode(v: CommandView, mode: str) -> CommandView:
-    from dataclasses import replace
-
     return replace(v, mode=mode)
+
+
+def _put_out(v: CommandView, plan: Plan) -> bool:
+    """Has the neutral's time limit put him out of a port where he meant to stay his time (lying off it,
+    no longer in port)?"""
+    return not v.force.in_port and v.force.speed_kn == 0.0 and any(
+        p.stay_out_time and v.mode == f"plan coal {p.point.name}" and
+        earth.distance_nm(*_here(v), p.point.lat, p.point.lon) <= PUT_OUT_NM for p in plan.ports)
 
 
 def choose_move(v: CommandView, plan: Plan) -> tuple[str, tuple[Order, ...] | None, str]:
@@ -249,9 +261,11 @@ def _coal_move(v, plan, speed, dangers, why, ahead=None):
             if v.mode.startswith("plan coal") and v.force.orders_done:
                 return None  # coaled here already (full, or put out by the time limit)
             wait = (Wait(_minutes(v, p.ready)),) if now < p.ready else ()
-            return (f"plan coal {p.point.name}", wait + (Coal(max_t=dict(p.max_t).get(v.force.name)),),
+            stay = (Wait(math.inf),) if p.stay_out_time else ()
+            return (f"plan coal {p.point.name}", wait + (Coal(max_t=dict(p.max_t).get(v.force.name)),) + stay,
                     f"{why}: coaling at {p.point.name} until full or the neutral's time limit"
-                    + (f" (the steamers' coal from {p.ready:%d %b %H:%M} UTC)" if wait else ""))
+                    + (f" (the steamers' coal from {p.ready:%d %b %H:%M} UTC)" if wait else "")
+                    + ("; then resting the crew there until the time limit puts him out" if stay else ""))
         if v.mode.startswith("plan coal") and v.force.orders_done:
             return None
         if ahead is not None and earth.distance_nm(p.point.lat, p.point.lon, ahead.approach.lat, ahead.approach.lon) \
@@ -262,7 +276,7 @@ def _coal_move(v, plan, speed, dangers, why, ahead=None):
             continue
         return (f"plan coal {p.point.name}" + (" fast" if speed == "sustained" else ""),
                 orders + ((Wait(_minutes(v, p.ready)),) if now < p.ready else ())
-                + (Coal(max_t=dict(p.max_t).get(v.force.name)),),
+                + (Coal(max_t=dict(p.max_t).get(v.force.name)),) + ((Wait(math.inf),) if p.stay_out_time else ()),
                 f"{why}: to coal at {p.point.name} {route_why}; {_picture_words(dangers)}")
     return None
 
@@ -273,7 +287,8 @@ def _collier_move(v, plan, collier, objective, dangers, words, speed, fast):
     wait_at = collier.wait_at or collier.point
     orders, why = _route_orders(v, plan, "east", wait_at, speed, dangers)
     if orders is None:
-        return ("plan wait route", (Wait(v.t_min + plan.wait_h * 60),), f"to meet {collier.collier}: {why}")
+        return ("plan wait route", (Wait(v.t_min + plan.wait_h * 60),),
+                f"to meet {collier.collier}: {why}; {_picture_words(dangers)}")
     run_h = earth.distance_nm(wait_at.lat, wait_at.lon, collier.point.lat, collier.point.lon) / plan.passage_kn
     leave = _minutes(v, collier.at) - run_h * 60.0
     out = orders + (Sail(collier.point, plan.passage_kn, at_min=leave if leave > v.t_min else None),

@@ -37,6 +37,8 @@ class CoalPort:
     before_war_t: tuple[tuple[str, float], ...]
     before_war_until: datetime | None
     max_t: tuple[tuple[str, float], ...] = ()  # the coal to be had there for each force, t (none: until full)
+    # A neutral port where, coaled, he stays until its time limit puts him out (the crew rests).
+    stay_out_time: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,8 @@ def parse_plan(name: str, raw: dict) -> Plan:
         ports=tuple(CoalPort(point(p["place"]), _utc(p["ready"]),
                              tuple(sorted((k, float(v)) for k, v in (p.get("before_war_t") or {}).items())),
                              _utc(p["before_war_until"]) if p.get("before_war_until") else None,
-                             tuple(sorted((k, float(v)) for k, v in (p.get("max_t") or {}).items())))
+                             tuple(sorted((k, float(v)) for k, v in (p.get("max_t") or {}).items())),
+                             bool(p.get("stay_out_time", False)))
                     for p in raw.get("ports", ())),
         colliers=tuple(Collier(c["collier"], point(c["place"]), _utc(c["from"]),
                                point(c["wait_at"]) if c.get("wait_at") else None) for c in raw.get("colliers", ())),

@@ -445,6 +445,7 @@ class World:
         self.set_all(force, "waiting")
         self._emit_force(force, "neutral_limit", limit_h=self.rules.neutral_stay_limit_h,
                          reason=f"puts to sea from {place}: its time in the neutral port is up")
+        self.command.orders_done(force)  # put out, its commander looks again (one staying his time there)
 
     def detach(self, force: ForceState, order: Detach) -> None:
         names = set(order.ships)
