@@ -172,7 +172,8 @@ def choose_move(v: CommandView, plan: Plan) -> tuple[str, tuple[Order, ...] | No
             if _at(v, objective.enter):
                 return "plan arrived", None, "arrived"
             return ("plan enter", (Sail(objective.enter, 10.0),),
-                    f"leave to enter the {objective.leave}: running in")
+                    f"leave to enter the {objective.leave}: asking for a pilot, lying off the entrance until "
+                    f"the way is open, then running in")
         return ("plan wait leave", (Wait(v.t_min + plan.pilot_wait_h * 60),),
                 f"off the {objective.leave} without leave to enter: waiting for it")
     if v.mode == "plan pilot" and v.force.orders_done:

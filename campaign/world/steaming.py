@@ -110,6 +110,27 @@ def plan_route(world: World, force: ForceState, order: Sail) -> Route:
         raise OrderImpossible(f"no sea route to {order.to.label()}: {exc}") from exc
 
 
+def leave_to_enter_min(world: World, force: ForceState, order: Sail) -> float | None:
+    """When the force's nation is given leave to enter the restricted waters (data/restricted_waters.yaml)
+    that the order's goal lies in, if that leave is still to come in the political timeline; None if the
+    goal lies in none, the force has leave already, or leave never comes (the order then fails as any
+    passage without a route does)."""
+    from campaign.geo.regions import restricted_waters
+
+    pol = world.scenario.politics
+    now = world.env.now
+    if not pol.events or all(s.ship.is_merchant for s in force.active_ships()):
+        return None
+    for rw in restricted_waters():
+        if force.nation == rw.sovereign or pol.permitted(force.nation, rw.permit, now):
+            continue
+        if not shapely.intersects_xy(rw.area.geometry, order.to.lon, order.to.lat):
+            continue
+        later = [t for t in pol.change_times() if t > now and pol.permitted(force.nation, rw.permit, t)]
+        return later[0] if later else None
+    return None
+
+
 def sea_route(world: World, force: ForceState, stops: list[tuple[float, float]]) -> Route:
     """The sea route through ``stops`` ((lat, lon) degrees, the first where the force is), clear of the
     waters it may not enter now (:meth:`World.avoid_areas`). Raises RouteError if there is none.
@@ -273,6 +294,13 @@ def sail(world: World, force: ForceState, order: Sail, next_order: Order | None 
         world._emit_force(force, "order_skipped", order=f"sail to {order.to.label()}",
                           reason="its time had passed")
         return
+    leave_at = leave_to_enter_min(world, force, order)
+    if leave_at is not None:
+        # Forts let no foreign warship in without their sovereign's leave: ordered in before it is given, she
+        # lies off them, asking, until it is (or her orders fall due, or the run ends).
+        yield from world.hold(force, min(leave_at, until))
+        if env.now >= until - 1e-9 or leave_at > world.end_min:
+            return
     route = plan_route(world, force, order)
     ls = leg_speed(world, force, order.speed, route, 0.0)
     speed, capped = ls.speed_kn, ls.capped
