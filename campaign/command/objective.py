@@ -172,8 +172,8 @@ def choose_move(v: CommandView, plan: Plan) -> tuple[str, tuple[Order, ...] | No
             if _at(v, objective.enter):
                 return "plan arrived", None, "arrived"
             return ("plan enter", (Sail(objective.enter, 10.0),),
-                    f"leave to enter the {objective.leave}: asking for a pilot, lying off the entrance until "
-                    f"the way is open, then running in")
+                    (f"leave to enter the {objective.leave}: asking for a pilot, lying off the entrance until "
+                     f"the way is open, then running in"))
         return ("plan wait leave", (Wait(v.t_min + plan.pilot_wait_h * 60),),
                 f"off the {objective.leave} without leave to enter: waiting for it")
     if v.mode == "plan pilot" and v.force.orders_done:
@@ -205,8 +205,8 @@ def choose_move(v: CommandView, plan: Plan) -> tuple[str, tuple[Order, ...] | No
                 f"coaled; no leave yet to enter the {objective.leave}: waiting for it at anchor")
     orders, why = _route_orders(v, plan, "east", objective.approach, speed, dangers)
     if orders is None:
-        return ("plan wait route", (Wait(v.t_min + plan.wait_h * 60),), f"for {objective.name}: {why}; "
-                                                                        f"{_picture_words(dangers)}")
+        return ("plan wait route", (Wait(v.t_min + plan.wait_h * 60),),
+                f"for {objective.name}: {why}; {_picture_words(dangers)}")
     speed_kn = objective.speed_kn if may_enter else plan.passage_kn
     orders = tuple(Sail(o.to, "sustained" if seen else speed_kn, via=o.via) for o in orders)
     return (f"plan objective{fast}", orders,
@@ -295,9 +295,9 @@ def _collier_move(v, plan, collier, objective, dangers, words, speed, fast):
     out = orders + (Sail(collier.point, plan.passage_kn, at_min=leave if leave > v.t_min else None),
                     CoalFromCollier(collier.collier))
     return (f"plan coal collier{fast}", out,
-            f"{words}: short of his reserve ({plan.reserve_fraction:.0%} of his bunkers at the "
-            f"{objective.approach.name}); to meet {collier.collier} at {collier.point.name} "
-            f"({collier.at:%d %b %H:%M} UTC), waiting at sea {wait_at.name}, {why}; {_picture_words(dangers)}")
+            (f"{words}: short of his reserve ({plan.reserve_fraction:.0%} of his bunkers at the "
+             f"{objective.approach.name}); to meet {collier.collier} at {collier.point.name} "
+             f"({collier.at:%d %b %H:%M} UTC), waiting at sea {wait_at.name}, {why}; {_picture_words(dangers)}"))
 
 
 def _superior_in_sight(v: CommandView, plan: Plan, seen: list[Estimate]):
@@ -308,5 +308,5 @@ def _superior_in_sight(v: CommandView, plan: Plan, seen: list[Estimate]):
         return None
     near = min(seen, key=lambda e: earth.distance_nm(*_here(v), e.lat, e.lon))
     steer = doctrine.evade(v, near)
-    return (steer.mode, steer.orders, f"{steer.reason}: a superior force he cannot outrun "
-            f"({', '.join(near.report.ships)})")
+    return (steer.mode, steer.orders,
+            f"{steer.reason}: a superior force he cannot outrun ({', '.join(near.report.ships)})")

@@ -103,10 +103,10 @@ def test_short_of_coal_west_of_messina_he_coals_there_and_without_messina_he_mee
     t = 43 * 60.0 + 15.0
     off_algeria = dataclasses.replace(GOEBEN, lat=36.9, lon=6.9, coal_fraction=1330.0 / 3100.0)
     v = view(own=off_algeria, t=t, mode="plan shelled Philippeville")
-    mode, orders, reason = objective.choose_move(v, PLAN)
+    mode, _, reason = objective.choose_move(v, PLAN)
     assert mode == "plan coal Messina" and "to coal at Messina" in reason
     no_port = dataclasses.replace(PLAN, ports=())
-    mode, orders, reason = objective.choose_move(v, no_port)
+    mode, _, reason = objective.choose_move(v, no_port)
     assert mode == "plan coal collier"
 
 
