@@ -20,7 +20,7 @@ from campaign.scenario.overlay import apply_changes, merge_patch
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = ROOT / "scenarios" / "goeben_1914.yaml"
-VARIANTS = ("austrian_fleet_sorties", "french_fleet_free", "french_fleet_free_with_cruisers",
+VARIANTS = ("as_timetabled", "austrian_fleet_sorties", "french_fleet_free", "french_fleet_free_with_cruisers",
             "goeben_moltke_endurance", "goeben_no_fast_speed", "italy_at_war_central", "italy_at_war_entente",
             "italy_hostile_to_germany", "milne_guards_aegean", "moltke_enters_west", "moltke_with_goeben",
             "new_zealand_at_malta", "no_austria_telegram", "troubridge_engages")
