@@ -2,8 +2,9 @@
 
 A belt is the water within ``width_nm`` of a sovereign's coast, measured on the WGS84 ellipsoid to
 within about 1 % (the buffer is drawn in an azimuthal equidistant projection centred on that coast).
-The coasts come from the GSHHG land tagged by ``data/nations_1914.yaml``
-(layer ``sovereignty_1914`` of ``data/land/mediterranean_land.gpkg``).
+The coasts are every sovereign's GSHHG shores, islands and islets (layer ``coasts_1914`` of
+``data/land/mediterranean_land.gpkg``, tagged by ``data/nations_1914.yaml``): a belt runs round every
+island, however small.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -18,14 +20,12 @@ from pyproj import Transformer
 
 from campaign.datafile import load_yaml
 from campaign.geo import earth
-from campaign.geo.land import LAND_FILE, default_land, read_layer
+from campaign.geo.land import LAND_FILE, read_layer
 from campaign.geo.routing import AvoidArea, RouteError
 from campaign.paths import DATA_DIR
 
-# Natural Earth borders and GSHHG shores differ by a few hundred metres; a sovereign's area is
-# widened by this much (degrees, ~3 km) before it is cut from the GSHHG land so that none of its
-# shore is lost. The overlap with a neighbour's coast it adds is far inside any belt width.
-SHORE_TOLERANCE_DEG = 0.03
+if TYPE_CHECKING:
+    from campaign.model.politics import Politics
 
 
 @functools.cache
@@ -36,13 +36,20 @@ def sovereigns() -> dict[str, shapely.Geometry]:
 
 
 @functools.cache
+def _coasts() -> dict[str, shapely.Geometry]:
+    geoms, cols = read_layer(LAND_FILE, "coasts_1914")
+    return {str(name): g for name, g in zip(cols["sovereign"], geoms)}
+
+
+@functools.cache
 def coast_of(sovereign: str) -> shapely.Geometry:
-    """The GSHHG land of one sovereign (lon/lat). Raises KeyError for an unknown sovereign."""
+    """The land ``sovereign``'s belt is measured from (lon/lat): its GSHHG shores with every island and
+    islet that was its own, down to GSHHG's full resolution (layer ``coasts_1914``, built by
+    tools/build_land.py). Raises KeyError for an unknown sovereign."""
     table = sovereigns()
     if sovereign not in table:
         raise KeyError(f"unknown sovereign '{sovereign}'; known: {', '.join(sorted(table))}")
-    area = table[sovereign].buffer(SHORE_TOLERANCE_DEG)
-    return default_land().lonlat.intersection(area)
+    return _coasts()[sovereign]
 
 
 @functools.cache
@@ -58,7 +65,9 @@ def territorial_belt(sovereign: str, width_nm: float) -> AvoidArea:
     fwd = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)
     inv = Transformer.from_crs(aeqd, "EPSG:4326", always_xy=True)
     local = shapely.transform(land, lambda xy: np.column_stack(fwd.transform(xy[:, 0], xy[:, 1])))
-    belt = local.buffer(width_nm * earth.M_PER_NM, quad_segs=8)
+    # Each island's belt drawn on its own and the belts then merged: the same water as one buffer of the
+    # whole coast, forty times sooner (GEOS merges the pieces of a many-part buffer slowly).
+    belt = shapely.union_all(shapely.buffer(shapely.get_parts(local), width_nm * earth.M_PER_NM, quad_segs=8))
     belt_ll = shapely.transform(belt, lambda xy: np.column_stack(inv.transform(xy[:, 0], xy[:, 1])))
     belt_ll = shapely.make_valid(belt_ll)
     shapely.prepare(belt_ll)
@@ -89,6 +98,17 @@ def restricted_waters() -> tuple[RestrictedWater, ...]:
         out.append(RestrictedWater(e["name"], e["sovereign"], e["permit"],
                                    AvoidArea(key=f"restricted:{e['name']}", geometry=poly)))
     return tuple(out)
+
+
+def barred_waters(politics: Politics, nation: str, warships: bool, t_min: float) -> tuple[AvoidArea, ...]:
+    """The waters the political timeline bars to ships of ``nation`` at ``t_min``: the neutrals' belts
+    it must keep out of (``Politics.keep_out``), then, for a force with warships in a scenario with a
+    timeline, the restricted waters whose sovereign has not permitted it (data/restricted_waters.yaml).
+    The one rule for the world's routes and for the audit of a run's tracks."""
+    belts = tuple(territorial_belt(sov, width) for sov, width in politics.keep_out(nation, t_min))
+    closed = tuple(rw.area for rw in restricted_waters() if politics.events and warships
+                   and nation != rw.sovereign and not politics.permitted(nation, rw.permit, t_min))
+    return belts + closed
 
 
 # A way out of forbidden waters ends this far beyond their edge (nm: a cable's length), so that the rest

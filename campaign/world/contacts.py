@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from campaign.geo.sightline import SightLines
 from campaign.model.ships import Ship
 from campaign.world.environment import HeldBack
 from campaign.world.motion import Motion
@@ -56,7 +57,8 @@ class Contacts:
         rules = (rules or default_sighting_rules()).scaled(world.scenario.factors.sighting_range)
         self.model = SightingModel(world.env, rules, conditions,
                                    world.rng["sighting"], world.end_min, hostile=self.hostile,
-                                   ships_of=self.ships_of, on_change=self._on_change)
+                                   ships_of=self.ships_of, on_change=self._on_change,
+                                   sight_lines=SightLines(world.router.graph.land))
         # The model is told of a motion when the world settles (before any event is scheduled, at the
         # end of the step): a force that ends its leg and starts another in the same breath has its
         # predictions made once, for the new leg. Telling schedules events and changes no contact, so

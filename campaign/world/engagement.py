@@ -199,8 +199,20 @@ class Engagements:
             return False
         # Nor before the hulls are in sight of each other (smoke may be seen far beyond): a battle begun
         # out of sight would end at once, separated, and begin again at the next look. Like the dark, it
-        # is the light and weather that hold them apart.
-        return (self._range_yd(a, b) if range_yd is None else range_yd) <= self._hull_range_yd(a, b)
+        # is the light and weather that hold them apart. Nor across land, which hides them from each other.
+        if (self._range_yd(a, b) if range_yd is None else range_yd) > self._hull_range_yd(a, b):
+            return False
+        return not self._land_between(a, b)
+
+    def _land_between(self, a: ForceState, b: ForceState) -> bool:
+        """Whether land lies between the two forces now (``campaign.geo.sightline``)."""
+        sight = self.world.contacts.model.sight_lines
+        if sight is None:
+            return False
+        now = self.world.env.now
+        la, lo, _ = a.position_at(now)
+        lb, lob, _ = b.position_at(now)
+        return sight.blocked(la, lo, lb, lob)
 
     def _hull_range_yd(self, a: ForceState, b: ForceState) -> float:
         """How far their hulls are seen now, in the light and weather where ``a`` is (yd): the battle's
@@ -380,8 +392,9 @@ class Engagements:
         now = self.world.env.now
         for f in fight.forces:
             speed = fight.speeds_kn.get(f.name, 0.0)
+            barred = self.world.avoid_areas(f)  # a station in a neutral's belt is kept at its edge
             for i, s in enumerate(f.active_ships()):
-                x, y = fight.plane.to_xy_yd(*ship_latlon(f, s, now, spacing))
+                x, y = fight.plane.to_xy_yd(*ship_latlon(f, s, now, spacing, barred))
                 cond = s.condition
                 max_speed_kn = max(s.ship.sustained_speed_kn - cond.speed_lost_kn, 0.0)
                 out.append(Combatant(

@@ -40,7 +40,7 @@ from __future__ import annotations
 import functools
 import math
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -52,6 +52,7 @@ from scipy.optimize import brentq
 from campaign.datafile import load_yaml
 from campaign.geo import earth
 from campaign.geo.seagraph import PLANE_STRETCH_MAX
+from campaign.geo.sightline import SightLines
 from campaign.model.ships import Ship
 from campaign.paths import DATA_DIR
 from campaign.world.motion import Motion, bearing_deg, chord_floor_nm, distance_nm, ecef_point
@@ -80,6 +81,11 @@ HYSTERESIS_NM = 1e-4
 HORIZON_MIN = 20.0
 # Screens remembered for their pairs of motions (``_screen_bounds``) before all are forgotten.
 SCREENS_KEPT = 512
+# Lines of sight across a window that land may cross are followed in stretches this long (minutes) at
+# the finest: a spell of clear or blocked sight shorter than this may be missed (``_sight_spans``).
+SIGHT_STEP_MIN = 1.0
+# Lines of sight between forces lying still, remembered by their places, before all are forgotten.
+SIGHT_KEPT = 4096
 # Ranges are read this long after a window's start, minutes, so that a change of light or weather at
 # the start belongs to the window it opens.
 AFTER_MIN = 1e-6
@@ -195,8 +201,13 @@ class SightingModel:
     def __init__(self, env, rules: SightingRules, conditions: Conditions, rng: np.random.Generator,
                  end_min: float, *, hostile: Callable[[str, str], bool],
                  ships_of: Callable[[str], Sequence[Ship]],
-                 on_change: Callable[[str, str, int, int, Mapping[str, Any]], None]) -> None:
+                 on_change: Callable[[str, str, int, int, Mapping[str, Any]], None],
+                 sight_lines: SightLines | None = None) -> None:
         self.env = env
+        # Land between observer and target hides it (any land: ``campaign.geo.sightline``); None: no
+        # land in the way (the open sea of some tests).
+        self.sight_lines = sight_lines
+        self._still_sight: dict[tuple, bool] = {}
         self.rules = rules
         self.conditions = conditions
         self.rng = rng
@@ -541,17 +552,20 @@ class SightingModel:
 
         t = t0
         still: float | None = None  # the distance, nm, once both lie still (it stays so)
+        sight = self.sight_lines
         while t < t1:
             if t >= horizon and t > t0:
                 return Pause(t)
             d = f(t) if still is None else still
             full, near, closer, farther = self._limits_for(key, st, *self.seen_in(key, t + AFTER_MIN))
-            if closer is not None and d <= closer:
-                return Event(t, self.level_for(d, *near, st.level), d)
-            if farther is not None and d > farther:
-                # The ranges changed at this breakpoint (dusk fell, the haze came down).
-                return Event(t, self.level_for(d, *full, st.level), d)
             if a.end_min <= t and b.end_min <= t:
+                if sight is not None and (st.level > 0 or (closer is not None and d <= closer)) \
+                        and self._blocked_still(a, b):
+                    # Land between them, and neither moves: nothing is seen across it, in any light.
+                    return Event(t, 0, d) if st.level > 0 else None
+                ev = self._at(st, t, d, full, near, closer, farther)
+                if ev is not None:
+                    return ev
                 # Both lie still from here on: the distance stays d, and only a change of the light
                 # or the weather at the observer can change what is seen.
                 c = self.conditions.next_change(a, t + T_TOL_MIN, t1)
@@ -561,20 +575,134 @@ class SightingModel:
                 still, t = d, c
                 continue
             w_end = self._next_break(a, b, t, t1)
-            hits = []
-            if closer is not None:
-                hits.append(self._first_below(f, t, w_end, closer, a.speed_at(t) + b.speed_at(t),
-                                              lambda t0=t, t1=w_end: chord_floor_nm(a, b, t0, t1)))
-            if farther is not None:
-                hits.append(self._first_above(f, t, w_end, farther))
-            hits = [h for h in hits if h is not None]
-            if hits:
-                te = min(hits)
-                dd = f(te)
-                up = closer is not None and dd <= closer + 1e-7
-                return Event(te, self.level_for(dd, *(near if up else full), st.level), dd)
+            if sight is None or self._clear_sweep(a, b, t, w_end):
+                ev = self._window(st, f, a, b, t, w_end, d, full, near, closer, farther)
+            else:
+                ev = self._window_by_land(st, f, a, b, t, w_end, d, full, near, closer, farther)
+            if ev is not None:
+                return ev
             t = w_end if w_end > t else t + T_TOL_MIN
         return None
+
+    def _at(self, st: PairState, t: float, d: float, full: tuple, near: tuple, closer: float | None,
+            farther: float | None) -> Event | None:
+        """The change at ``t`` itself, the pair being ``d`` nm apart with a clear line of sight."""
+        if closer is not None and d <= closer:
+            return Event(t, self.level_for(d, *near, st.level), d)
+        if farther is not None and d > farther:
+            # The ranges changed at this breakpoint (dusk fell, the haze came down).
+            return Event(t, self.level_for(d, *full, st.level), d)
+        return None
+
+    def _window(self, st: PairState, f: Callable[[float], float], a: Motion, b: Motion, t0: float, t1: float,
+                d0: float, full: tuple, near: tuple, closer: float | None, farther: float | None) -> Event | None:
+        """The first change in [t0, t1], a stretch of one window with the line of sight clear all through
+        (``d0`` the distance at t0): the range crossing a limit."""
+        ev = self._at(st, t0, d0, full, near, closer, farther)
+        if ev is not None:
+            return ev
+        hits = []
+        if closer is not None:
+            hits.append(self._first_below(f, t0, t1, closer, a.speed_at(t0) + b.speed_at(t0),
+                                          lambda: chord_floor_nm(a, b, t0, t1)))
+        if farther is not None:
+            hits.append(self._first_above(f, t0, t1, farther))
+        hits = [h for h in hits if h is not None]
+        if not hits:
+            return None
+        te = min(hits)
+        dd = f(te)
+        up = closer is not None and dd <= closer + 1e-7
+        return Event(te, self.level_for(dd, *(near if up else full), st.level), dd)
+
+    def _window_by_land(self, st: PairState, f: Callable[[float], float], a: Motion, b: Motion, t0: float,
+                        t1: float, d0: float, full: tuple, near: tuple, closer: float | None,
+                        farther: float | None) -> Event | None:
+        """``_window`` for a window in which land may come between the two (``_clear_sweep`` could not
+        rule it out): stretch by stretch of clear and blocked sight (``_sight_spans``). A contact is lost
+        where the land comes between; out of sight, the land matters only once the range has closed."""
+        lo = t0
+        if st.level == 0:
+            if closer is None:
+                return None
+            lo = self._first_below(f, t0, t1, closer, a.speed_at(t0) + b.speed_at(t0),
+                                   lambda: chord_floor_nm(a, b, t0, t1))
+            if lo is None:
+                return None
+        for u0, u1, clear in self._sight_spans(a, b, lo, t1):
+            if not clear:
+                if st.level > 0:
+                    return Event(u0, 0, f(u0))
+                continue
+            ev = self._window(st, f, a, b, u0, u1, f(u0), full, near, closer, farther)
+            if ev is not None:
+                return ev
+        return None
+
+    # -- lines of sight -------------------------------------------------------------------------
+
+    def _xy(self, m: Motion, t: float) -> tuple[float, float]:
+        return self.sight_lines.xy(*m.position(t))
+
+    def _blocked(self, a: Motion, b: Motion, t: float) -> bool:
+        """Whether land lies between the two forces at ``t``."""
+        return self.sight_lines.blocked_xy(*self._xy(a, t), *self._xy(b, t))
+
+    def _blocked_still(self, a: Motion, b: Motion) -> bool:
+        """``_blocked`` for two forces lying still: kept by their places (ports and stations are few)."""
+        k = (a.position(a.end_min), b.position(b.end_min))
+        hit = self._still_sight.get(k)
+        if hit is None:
+            if len(self._still_sight) >= SIGHT_KEPT:
+                self._still_sight.clear()
+            hit = self._still_sight[k] = self.sight_lines.blocked(*k[0], *k[1])
+        return hit
+
+    def _clear_sweep(self, a: Motion, b: Motion, t0: float, t1: float) -> bool:
+        """True if no land can come between the two forces in [t0, t1], in which each steams along one
+        geodesic (a straight run in the plane) or lies still (``SightLines.clear_sweep_xy``)."""
+        return self.sight_lines.clear_sweep_xy(self._xy(a, t0), self._xy(a, t1), self._xy(b, t0), self._xy(b, t1))
+
+    def _sight_spans(self, a: Motion, b: Motion, t0: float, t1: float) -> Iterator[tuple[float, float, bool]]:
+        """[t0, t1] in stretches of clear (True) and blocked (False) sight, in order, each stretch as long as
+        it can be: halved until a half is proved clear (``_clear_sweep``) or is ``SIGHT_STEP_MIN`` long,
+        its ends then telling its state; a change between them is found to ``T_TOL_MIN`` by bisection.
+        A blocked or clear spell shorter than ``SIGHT_STEP_MIN`` may be missed."""
+        def clear(t: float) -> bool:
+            return not self._blocked(a, b, t)
+
+        run: tuple[float, bool] | None = None  # the stretch being merged: its start and state
+        stack = [(t0, t1, clear(t0), clear(t1))]
+        while stack:
+            s0, s1, c0, c1 = stack.pop()
+            if c0 and c1 and self._clear_sweep(a, b, s0, s1):
+                pieces = ((s0, True),)
+            elif s1 - s0 <= SIGHT_STEP_MIN:
+                if c0 == c1:
+                    pieces = ((s0, c0),)
+                else:
+                    lo, hi = s0, s1
+                    while hi - lo > T_TOL_MIN:
+                        mid = 0.5 * (lo + hi)
+                        if clear(mid) == c0:
+                            lo = mid
+                        else:
+                            hi = mid
+                    pieces = ((s0, c0), (hi, c1))  # the new state from the first time known in it
+            else:
+                mid = 0.5 * (s0 + s1)
+                cm = clear(mid)
+                stack.append((mid, s1, cm, c1))
+                stack.append((s0, mid, c0, cm))
+                continue
+            for start, state in pieces:
+                if run is None:
+                    run = (start, state)
+                elif run[1] != state:
+                    yield run[0], start, run[1]
+                    run = (start, state)
+        if run is not None:
+            yield run[0], t1, run[1]
 
     def _measured(self, a: Motion, b: Motion) -> dict[float, float]:
         """The distances (nm) between the forces on motions ``a`` and ``b`` measured so far in the

@@ -17,6 +17,8 @@ import math
 from dataclasses import dataclass
 
 from campaign.geo.earth import forward, inverse
+from campaign.geo.regions import way_out
+from campaign.geo.routing import AvoidArea, RouteError
 from campaign.tactics.kinematics import YD_PER_NM
 from campaign.world.units import ForceState, ShipState
 
@@ -59,11 +61,17 @@ def station_latlon(force: ForceState, ship: ShipState, t_min: float, spacing_yd:
     return _from(lat, lon, *station_yd(index, course, spacing_yd))
 
 
-def ship_latlon(force: ForceState, ship: ShipState, t_min: float, spacing_yd: float) -> tuple[float, float]:
+def ship_latlon(force: ForceState, ship: ShipState, t_min: float, spacing_yd: float,
+                areas: tuple[AvoidArea, ...] = ()) -> tuple[float, float]:
     """Where the ship is at ``t_min`` (not before her last reckoning): on her station, or, out of it, as
     near it as her best speed has brought her from where she was last reckoned (so that she never goes
-    faster, whatever her force has done meanwhile). Her new reckoning is kept."""
-    target = station_latlon(force, ship, t_min, spacing_yd)
+    faster, whatever her force has done meanwhile). Her new reckoning is kept.
+
+    ``areas``: waters barred to her (a neutral's belt). A station or a reckoning in them is taken at the
+    nearest water outside (``campaign.geo.regions.way_out``): a ship keeps her station, or steers for
+    it, along their edge, never inside (a column whose leader rounds a belt's corner would otherwise cut
+    it, astern of him)."""
+    target = _outside(station_latlon(force, ship, t_min, spacing_yd), areas)
     off = ship.offset
     if off is None or force.in_port or force.active_ships()[:1] == [ship]:
         ship.offset = None
@@ -73,9 +81,20 @@ def ship_latlon(force: ForceState, ship: ShipState, t_min: float, spacing_yd: fl
     if gap_nm * YD_PER_NM <= reach_nm * YD_PER_NM + ON_STATION_YD:
         ship.offset = None
         return target
-    lat, lon = forward(off.lat, off.lon, brg, reach_nm)
+    lat, lon = _outside(forward(off.lat, off.lon, brg, reach_nm), areas)
     ship.offset = Offset(lat, lon, max(t_min, off.t_min))
     return lat, lon
+
+
+def _outside(point: tuple[float, float], areas: tuple[AvoidArea, ...]) -> tuple[float, float]:
+    """``point`` (lat, lon), or, inside ``areas``, the nearest water outside them all."""
+    if not areas:
+        return point
+    try:
+        out = way_out(areas, *point)
+    except RouteError:
+        return point  # nothing outside within reach: she stays where the column puts her
+    return point if out is None else out
 
 
 def set_offset(ship: ShipState, lat: float, lon: float, t_min: float) -> None:

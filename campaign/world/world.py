@@ -180,17 +180,14 @@ class World:
 
     def avoid_areas(self, force: ForceState) -> tuple:
         """Waters the force may not enter now: its own standing limits and the political timeline's."""
-        from campaign.geo.regions import restricted_waters, territorial_belt
+        from campaign.geo.regions import barred_waters
 
-        pol = self.scenario.politics
-        belts = tuple(territorial_belt(sov, width) for sov, width in pol.keep_out(force.nation, self.env.now))
-        # Straits closed to foreign warships without the sovereign's leave: only where the scenario has
-        # a political timeline (without one, nobody's leave is asked).
+        # Straits closed to foreign warships without the sovereign's leave bar only forces with warships,
+        # and only where the scenario has a political timeline (without one, nobody's leave is asked).
         warships = any(not s.ship.is_merchant for s in force.active_ships())
-        closed = tuple(rw.area for rw in restricted_waters() if pol.events and warships
-                       and force.nation != rw.sovereign and not pol.permitted(force.nation, rw.permit, self.env.now))
+        barred = barred_waters(self.scenario.politics, force.nation, warships, self.env.now)
         keys = {a.key for a in force.avoid}
-        return tuple(force.avoid) + tuple(b for b in belts + closed if b.key not in keys)
+        return tuple(force.avoid) + tuple(b for b in barred if b.key not in keys)
 
     def is_enterable_port(self, force: ForceState, place: Place) -> bool:
         return place.kind in PORT_KINDS and self.relation(force, place.nation) != "hostile"
@@ -445,6 +442,7 @@ class World:
         self.set_all(force, "waiting")
         self._emit_force(force, "neutral_limit", limit_h=self.rules.neutral_stay_limit_h,
                          reason=f"puts to sea from {place}: its time in the neutral port is up")
+        politics.leave_if_inside(self, force, f"put to sea from {place}")  # and out of its waters, if barred
         self.command.orders_done(force)  # put out, its commander looks again (one staying his time there)
 
     def detach(self, force: ForceState, order: Detach) -> None:

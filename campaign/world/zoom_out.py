@@ -16,6 +16,7 @@ from campaign.model.orders import Detach, Stop
 from campaign.tactics.ammunition import rounds_left_by_gun
 from campaign.tactics.battle import BattleOutcome, outmatched, track_columns
 from campaign.tactics.helm import default_helm_rules
+from campaign.world.politics import leave_if_inside
 from campaign.world.station import set_offset
 from campaign.world.units import ForceState
 
@@ -79,6 +80,9 @@ def zoom_out(w: World, fight: Fight, out: BattleOutcome) -> None:
                        changes={k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()},
                        by=f.name, reason=f"{why} battle {fight.number}")
         w.command.decide(node, "battle")
+    for f in fight.forces:
+        # A force the battle left lying in waters barred to it (a neutral's belt) steams out of them.
+        leave_if_inside(w, f, f"left by battle {fight.number}")
 
 
 def after_battle(force: ForceState, fight: Fight, node: Node, out: BattleOutcome

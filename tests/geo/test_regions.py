@@ -103,3 +103,48 @@ def test_the_way_out_of_a_belt_is_the_nearest_water_outside_it(lat, lon) -> None
 def test_no_way_out_is_needed_outside_the_areas() -> None:
     assert way_out((ITALY_6NM,), 36.0, 15.0) is None
     assert way_out((), 37.87, 16.06) is None
+
+
+# -- a belt round every island -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("lat, lon, what", [
+    (38.8181, 8.3817, "2.7 nm off Isola del Toro (SW Sardinia), where the French fleet passed"),
+    (38.0990, 12.3090, "4.8 nm off Levanzo (Egadi), where Chatham lay"),
+    (38.0817, 12.3140, "3.7 nm off Levanzo"),
+    (40.4800, 14.2300, "4 nm south of Capri"),
+    (38.6000, 15.2000, "5.7 nm off Panarea (Aeolian islands)"),
+    (35.5000, 12.3200, "3 nm off Lampione (Pelagie)"),
+])
+def test_every_italian_island_and_islet_has_its_own_belt(lat, lon, what) -> None:
+    # Natural Earth's 1:10m countries leave out some two hundred islands (Levanzo, Capri, the Aeolians)
+    # and GSHHG's intermediate shore leaves out the islets (Isola del Toro, Lampione): each is Italian
+    # all the same, and the belt runs round it (layer coasts_1914).
+    assert shapely.intersects_xy(ITALY_6NM.geometry, lon, lat), what
+
+
+def test_no_land_is_left_without_a_sovereign() -> None:
+    from campaign.geo.regions import coast_of
+
+    coasts = shapely.STRtree([coast_of(s) for s in sovereigns()])
+    parts = shapely.get_parts(default_land().lonlat)
+    held = np.zeros(len(parts), dtype=bool)
+    held[coasts.query(parts, predicate="intersects")[0]] = True
+    assert held.all(), [p.representative_point().coords[0] for p in parts[~held]][:5]
+
+
+def test_a_belt_is_drawn_island_by_island_as_one_buffer_of_the_whole_coast_would_be() -> None:
+    from pyproj import Transformer
+
+    from campaign.geo.regions import coast_of
+
+    # Malta's belt (3 nm), drawn the slow way: one buffer of the whole coast in the same projection.
+    land = coast_of("United Kingdom").intersection(shapely.box(14.0, 35.7, 14.7, 36.2))
+    c = coast_of("United Kingdom").centroid
+    aeqd = f"+proj=aeqd +lat_0={c.y} +lon_0={c.x} +datum=WGS84 +units=m +no_defs"
+    fwd = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)
+    inv = Transformer.from_crs(aeqd, "EPSG:4326", always_xy=True)
+    local = shapely.transform(land, lambda xy: np.column_stack(fwd.transform(xy[:, 0], xy[:, 1])))
+    whole = local.buffer(3.0 * earth.M_PER_NM, quad_segs=8)
+    whole = shapely.transform(whole, lambda xy: np.column_stack(inv.transform(xy[:, 0], xy[:, 1])))
+    belt = territorial_belt("United Kingdom", 3.0).geometry.intersection(shapely.box(13.5, 35.3, 15.2, 36.6))
+    assert belt.symmetric_difference(whole).area < 1e-9

@@ -106,8 +106,12 @@ def test_the_battlecruisers_meet_goeben_and_shadow_her_on_4_august(result) -> No
     first = seen[0]
     assert first["t"][:10] == "1914-08-04" and 6 <= int(first["t"][11:13]) <= 13
     assert 7.0 < first["lon"] < 11.5  # west of Sicily, between the Algerian coast and Cape Bon
-    lost = [e for e in records(result, type_="contact_lost") if e["observer"] == "Battle Cruisers"
-            and e["target"] == "Goeben" and e["t_min"] > first["t_min"]]
+    # Held for at least two hours, but for a few minutes at a time while an island (La Galite, off the
+    # Tunisian coast) lies between them: land hides a ship (docs/waters.md).
+    changes = [e for e in records(result) if e["type"] in ("sighting", "contact_lost")
+               and e["observer"] == "Battle Cruisers" and e["target"] == "Goeben" and e["t_min"] > first["t_min"]]
+    lost = [e for i, e in enumerate(changes) if e["type"] == "contact_lost"
+            and not any(n["type"] == "sighting" and n["t_min"] - e["t_min"] <= 15.0 for n in changes[i + 1:])]
     assert lost and lost[0]["t_min"] - first["t_min"] >= 2 * 60, "contact held for at least two hours"
     holding = [e for e in records(result, "Indomitable", "orders")
                if e["t"].startswith("1914-08-04") and e["reason"].startswith("holding")]
@@ -346,3 +350,15 @@ def test_ships_whose_orders_are_done_ask_for_more_and_go_to_their_station_or_bas
     assert asks and asks[0]["receiver"] == "Milne"
     for ship in ("Chatham", "Defence", "Beagle", "Gloucester", "Dublin", "Inflexible", "Indomitable"):
         assert _left_lying_at_sea_h(result, ship) < 12.0, ship
+
+
+def test_no_ship_enters_waters_barred_to_her_and_no_sighting_crosses_land(result) -> None:
+    # The audits of the run's records (tools/audit_waters.py): every ship's track, minute by minute, kept
+    # out of the belts that bind her nation at that hour (Italy's, round every island, for the British
+    # and the French from noon on 4 August), and every sighting's line of sight clear of land.
+    from campaign.output.belt_audit import VIOLATION, audit_belts
+    from campaign.output.sightline_audit import audit_sightlines
+
+    found = audit_belts(result.events, result.clock.iso(0.0), result.scenario.duration_min)
+    assert [i.line() for i in found if i.kind == VIOLATION] == []
+    assert [c.line() for c in audit_sightlines(result.events)] == []

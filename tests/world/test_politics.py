@@ -50,7 +50,7 @@ def test_a_force_under_way_replans_round_a_belt_that_closes_ahead_of_it(write_sc
     # waters; an hour after she sails Italy's belt closes to the British and she goes round Sicily.
     w = run_world(write_scenario, [
         {"name": "Chatham", "side": "Entente", "ships": ["Chatham"], "start": {"lat": 37.6, "lon": 16.2},
-         "orders": [{"do": "sail", "to": {"lat": 38.6, "lon": 15.2}, "speed": 20}]},
+         "orders": [{"do": "sail", "to": {"lat": 38.5, "lon": 15.3}, "speed": 20}]},
     ], politics=BELT_AT_1H)
     deps = recs(w, "depart", "Chatham")
     first = shapely.LineString([(lon, lat) for lat, lon in deps[0].data["route"]])
@@ -64,23 +64,24 @@ def test_a_force_under_way_replans_round_a_belt_that_closes_ahead_of_it(write_sc
 
 
 def test_a_force_inside_waters_closed_to_it_leaves_them_by_the_nearest_way(write_scenario) -> None:
-    # Dublin lies 3 nm off Capo Spartivento (Calabria) when Italy's belt closes to the British at 01:00;
-    # at 02:00 she is ordered to the Tyrrhenian. The way through the Strait of Messina is closed: she
-    # steams straight out of the belt, then round Sicily, and never re-enters it. (Once she could not
-    # sail at all: her route's start lay in forbidden waters.)
+    # Dublin lies 3 nm off Capo Spartivento (Calabria) when Italy's belt closes to the British at 01:00:
+    # she steams straight out of it at once (she does not lie on in it), and at 02:00, ordered to the
+    # Tyrrhenian, goes round Sicily, the Strait of Messina being closed, and never re-enters it.
     w = run_world(write_scenario, [
         {"name": "Dublin", "side": "Entente", "ships": ["Dublin"], "start": {"lat": 37.87, "lon": 16.06},
-         "orders": [{"do": "sail", "to": {"lat": 38.6, "lon": 15.2}, "speed": 20, "at": "1914-08-02T02:00Z"}]},
+         "orders": [{"do": "sail", "to": {"lat": 38.5, "lon": 15.3}, "speed": 20, "at": "1914-08-02T02:00Z"}]},
     ], politics=BELT_AT_1H, end="1914-08-03T06:00Z")
     assert not recs(w, "order_failed", "Dublin")
-    (dep,) = recs(w, "depart", "Dublin")
-    route = dep.data["route"]
+    leave, sail = recs(w, "depart", "Dublin")
+    assert leave.t_min == 60.0 and leave.data["to"] == "out of belt:Italy:6nm"
+    route = leave.data["route"]
     assert shapely.intersects_xy(ITALY_6NM, route[0][1], route[0][0])  # she starts inside
     # Out by the shortest way: about 3 nm to the belt's edge, on a course away from the coast.
-    exit_at = next(i for i, (lat, lon) in enumerate(route) if not shapely.intersects_xy(ITALY_6NM, lon, lat))
-    assert float(earth.distance_nm(*route[0], *route[exit_at])) < 3.5
-    assert_clear_of(route[exit_at:], ITALY_6NM)
-    assert dep.data["dist_nm"] > 200  # round Sicily, not through the strait (about 70 nm)
+    assert leave.data["dist_nm"] < 3.5
+    assert not shapely.intersects_xy(ITALY_6NM, route[-1][1], route[-1][0])
+    assert sail.t_min == 120.0
+    assert_clear_of(sail.data["route"], ITALY_6NM)
+    assert sail.data["dist_nm"] > 200  # round Sicily, not through the strait (about 70 nm)
     assert recs(w, "arrive", "Dublin")
 
 
