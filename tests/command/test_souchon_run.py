@@ -1,4 +1,4 @@
-"""Souchon deciding in the historical run, and the timetable kept as the variant ``as_timetabled``."""
+"""Souchon deciding (the variant ``souchon_decides``), and the base scenario's timetable."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from campaign.scenario.loader import load_scenario
 
 BASE = SCENARIO_DIR / "goeben_1914.yaml"
 GERMAN = ("Goeben", "Breslau")
+DECIDES = "souchon_decides"
 
 
 def _orders(result) -> list[dict]:
@@ -19,8 +20,8 @@ def _orders(result) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def runs():
-    scenario = load_scenario(BASE)
-    return run(scenario, seed=0), run(load_scenario(BASE), seed=0)
+    return (run(load_scenario(BASE, variant=DECIDES), seed=0),
+            run(load_scenario(BASE, variant=DECIDES), seed=0))
 
 
 def test_two_runs_with_one_seed_give_identical_orders_records(runs) -> None:
@@ -44,9 +45,9 @@ def test_the_wait_off_the_straits_is_one_decision_not_a_failure_an_hour(runs) ->
     assert len(waits) <= 1
 
 
-def test_as_timetabled_gives_the_german_forces_only_the_timetables_orders() -> None:
-    base = load_scenario(BASE)
-    timed = load_scenario(BASE, variant="as_timetabled")
+def test_the_base_gives_the_german_forces_only_the_timetables_orders() -> None:
+    timed = load_scenario(BASE)
+    base = load_scenario(BASE, variant=DECIDES)
     for name in GERMAN:
         st = timed.standing[name]
         assert st.mission == "script" and st.plan is None and st.objective is None and not st.may_enter
