@@ -13,20 +13,33 @@
                                [--scheduler ADDRESS] [--design FILE] [--out DIR]   many replicates, on Dask
     python run_campaign.py analyse DIR                              a batch's estimates, analysis.html
 
-Bad input (a scenario file, a place, an argument) prints a message naming the file, the field and the
-fault to standard error and exits with status 2, having written nothing.
+Bad input (a scenario file, a place, an argument, an output folder that cannot be written) prints a
+message naming the file or argument, the field and the fault to standard error and exits with status 2,
+having written nothing: every command checks all it can before it simulates. Ctrl-C (exit status 130)
+or SIGTERM (143) prints one line and leaves nothing half-written. docs/limits.md lists the limits.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process stopped by Ctrl-C
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+# Options of the default command (run): given first, they still mean a run ("--seed 5 SCENARIO").
+RUN_OPTIONS = ("--seed", "--out", "--variant", "--engine", "--damage", "--set")
+# Duel runs at most: a day or two on one core under the slowest engine (about a second a run), and far
+# beyond what a 95 % interval needs; a mistyped --runs (10**9) would otherwise run for decades.
+MAX_DUEL_RUNS = 100_000
+MAX_WORKERS = 256  # local worker processes at most (a mistyped --workers would start thousands)
+MAX_RETRIES = 100
 COMMANDS = ("run", "validate", "variants", "route", "replay", "compare", "duel", "batch", "analyse")
 ENGINE_CHOICES = ("nwc1905", "jane", "board")
 DAMAGE_CHOICES = ("own", "gwas")  # campaign.tactics.gwas.DAMAGE_CHOICES (tests/tactics/test_gwas_engines)
@@ -34,6 +47,38 @@ DAMAGE_CHOICES = ("own", "gwas")  # campaign.tactics.gwas.DAMAGE_CHOICES (tests/
 
 class BadInput(Exception):
     """An error in what the user gave us: reported in one message, exit status 2."""
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the process is, so that what was begun is cleaned up as for Ctrl-C."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
+
+
+def _out_dir(text: str | None, default: Path, what: str = "--out") -> Path:
+    """The output folder given (``text``) or ``default``, checked before any work
+    (campaign/output/files.py ``check_out_dir``)."""
+    from campaign.output.files import OutDirError, check_out_dir
+
+    try:
+        return check_out_dir(default if text is None else text)
+    except OutDirError as exc:
+        raise BadInput(f"{what}: {exc}") from None
+
+
+def _seed(value: int, what: str = "--seed") -> int:
+    from campaign.scenario.schema import MAX_SEED
+
+    if not 0 <= value <= MAX_SEED:
+        raise BadInput(f"{what}: must be 0 to {MAX_SEED:,} (2**63 - 1, what the outputs can hold), not {value:,}")
+    return value
+
+
+def _count(value: int | None, what: str, high: int, low: int = 1) -> None:
+    if value is not None and not low <= value <= high:
+        raise BadInput(f"{what}: must be {low} to {high:,}, not {value:,}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -64,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("scenario", type=Path, help="scenario file (YAML), e.g. scenarios/goeben_1914.yaml")
     r.add_argument("--seed", type=int, default=None,
                    help="random seed (default: the scenario's own seed, else 0); same seed, same records")
-    r.add_argument("--out", type=Path, default=None,
+    r.add_argument("--out", default=None,
                    help="output folder (default: outputs/<scenario name>/, or outputs/<scenario>-<variant>/)")
     r.add_argument("--variant", default=None, metavar="NAME",
                    help="run a what-if of the scenario: a name from 'run_campaign.py variants SCENARIO' "
@@ -98,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     rt.add_argument("origin", metavar="FROM", help="place name or lat,lon")
     rt.add_argument("dest", metavar="TO", help="place name or lat,lon")
     rt.add_argument("--avoid", action="append", default=[], metavar="SOVEREIGN:NM",
-                    help="keep out of a sovereign's territorial belt, e.g. Italy:6 (repeatable)")
+                    help="keep out of a sovereign's territorial belt, e.g. Italy:6 (repeatable; the width "
+                         "more than 0 and at most 50 nm)")
     rt.add_argument("--ship", default=None,
                     help="route for this ship's beam and draught (decides the Corinth Canal)")
 
@@ -139,11 +185,12 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--damage", choices=DAMAGE_CHOICES, default=None,
                    help="how hits do damage (default: the file's 'damage', else each engine's own; the board "
                         "engine's is gwas): own = the engine's rules, gwas = Great War at Sea's damage model")
-    d.add_argument("--runs", type=int, default=1, help="how many times to fight it (seeds SEED..SEED+RUNS-1)")
+    d.add_argument("--runs", type=int, default=1,
+                   help=f"how many times to fight it (seeds SEED..SEED+RUNS-1; at most {MAX_DUEL_RUNS:,})")
     d.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     d.add_argument("--workers", type=int, default=1,
                    help="processes to fight the runs on (default 1); the figures do not depend on it")
-    d.add_argument("--out", type=Path, default=None, help="output folder (default: outputs/duels/<name>/)")
+    d.add_argument("--out", default=None, help="output folder (default: outputs/duels/<name>/)")
     _batch_parsers(sub)
     return p
 
@@ -178,7 +225,7 @@ def _batch_parsers(sub) -> None:
     b.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on an existing Dask cluster, e.g. tcp://host:8786 (a dask-jobqueue SLURMCluster's "
                         "scheduler_address serves as well) instead of a local one")
-    b.add_argument("--out", type=Path, default=None, help="output folder (default: outputs/<scenario name>-batch/)")
+    b.add_argument("--out", default=None, help="output folder (default: outputs/<scenario name>-batch/)")
     b.add_argument("--design", type=Path, default=None, metavar="FILE",
                    help="an experiment design over scenario parameters: a grid or a Latin hypercube "
                         "(campaign/batch/design.py describes the file)")
@@ -219,8 +266,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from campaign.batch.store import StoreMismatch, StoreUnreadable, results_path
     from campaign.batch.wording import counted
 
-    if args.workers is not None and args.workers < 1:
-        raise BadInput(f"--workers: must be 1 or more, not {args.workers}")
+    _count(args.workers, "--workers", MAX_WORKERS)
+    _seed(args.seed)
     if args.workers is not None and args.scheduler:
         raise BadInput("--workers: give the number of local workers or --scheduler, not both")
     if args.scheduler is not None:
@@ -228,21 +275,15 @@ def cmd_batch(args: argparse.Namespace) -> int:
             check_scheduler_address(args.scheduler)
         except BatchError as exc:
             raise BadInput(str(exc)) from None
-    if args.retries < 0:
-        raise BadInput(f"--retries: must be 0 or more, not {args.retries}")
+    _count(args.retries, "--retries", MAX_RETRIES, low=0)
+    if args.out is not None:
+        _out_dir(args.out, Path())  # an empty or impossible --out is said before the scenario is read
     try:
         design = load_design(args.design) if args.design is not None else None
         plan = make_plan(args.scenario, args.variants, args.runs, args.seed, args.chunk, design, args.engine)
     except (DesignError, ParameterError, BatchError) as exc:
         raise BadInput(str(exc)) from None
-    out = args.out or Path("outputs") / f"{plan.scenario_name}-batch"
-    if out.exists() and not out.is_dir():
-        raise BadInput(f"--out: {out} exists and is not a folder")
-    there = next(p for p in (out, *out.parents) if p.exists())  # the folder it would be made in
-    if not there.is_dir():
-        raise BadInput(f"--out: {out} cannot be made: {there} is not a folder")
-    if not os.access(there, os.W_OK | os.X_OK):
-        raise BadInput(f"--out: {out} cannot be written: {there} is not writable")
+    out = _out_dir(args.out, Path("outputs") / f"{plan.scenario_name}-batch")
     print(f"{plan.scenario_name}: {counted(len(plan.variants), 'variant')} x {counted(plan.n_points, 'design point')} "
           f"x {counted(plan.runs, 'replicate')} = {plan.n_replicates}, seed {plan.seed}, "
           f"{counted(plan.chunk, 'replicate')} a task")
@@ -253,10 +294,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
                             keep_records=args.keep_records, retries=args.retries, progress=not args.no_progress)
     except (StoreMismatch, StoreUnreadable, BatchError) as exc:
         raise BadInput(str(exc)) from None
-    except KeyboardInterrupt:
-        print(f"interrupted: what was finished is in {results_path(out)}; run the same command again to resume",
+    except (KeyboardInterrupt, Terminated) as exc:
+        how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted (Ctrl-C)"
+        print(f"{how}: what was finished is in {results_path(out)}; run the same command again to resume",
               file=sys.stderr)
-        return 130
+        return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
     except SchedulerLost as exc:
         print(f"error: {exc}; what was finished is in {results_path(out)}; run the same command again, once the "
               "scheduler is back, to resume", file=sys.stderr)
@@ -307,6 +349,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         if not measures:
             raise BadInput(f"--measures: {args.measures!r} names no measure; give names separated by commas, "
                            "or all")
+    if args.outdir.is_dir():
+        _out_dir(str(args.outdir), args.outdir, "DIR")
     try:
         text, written = analyse(args.outdir, measures)
     except (FileNotFoundError, ValueError) as exc:  # no store, an unreadable one, an unknown measure
@@ -320,10 +364,14 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def _float(text: str, what: str) -> float:
+    """A finite number given as text; BadInput naming ``what`` otherwise (NaN and infinities too)."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise BadInput(f"{what}: '{text}' is not a number") from None
+    if not math.isfinite(value):
+        raise BadInput(f"{what}: '{text}' is not a finite number")
+    return value
 
 
 def cmd_route(args: argparse.Namespace) -> int:
@@ -331,6 +379,7 @@ def cmd_route(args: argparse.Namespace) -> int:
     from campaign.geo.regions import sovereigns, territorial_belt
     from campaign.geo.routing import RouteError, Vessel, default_router
     from campaign.model.ships import find_ship
+    from campaign.scenario.schema import MAX_BELT_NM
 
     places = default_places()
     ends = []
@@ -344,7 +393,11 @@ def cmd_route(args: argparse.Namespace) -> int:
         name, _, width = item.partition(":")
         if name not in sovereigns():
             raise BadInput(f"--avoid: unknown sovereign '{name}' (known: {', '.join(sorted(sovereigns()))})")
-        avoid.append(territorial_belt(name, _float(width or "6", "--avoid width")))
+        width_nm = _float(width or "6", f"--avoid {item}: the width")
+        if not 0 < width_nm <= MAX_BELT_NM:
+            raise BadInput(f"--avoid {item}: the width must be more than 0 and at most {MAX_BELT_NM:g} nm, "
+                           f"not {width_nm:g}")
+        avoid.append(territorial_belt(name, width_nm))
     vessel = None
     if args.ship:
         try:
@@ -378,25 +431,29 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    from campaign.scenario.loader import list_variants, read_yaml
+    from campaign.scenario.loader import read_yaml, scan_variants
 
     read_yaml(args.scenario)  # a missing or unreadable scenario is reported as such
-    found = list_variants(args.scenario)
-    if not found:
+    found, bad = scan_variants(args.scenario)
+    if not found and not bad:
         print(f"{args.scenario}: no what-ifs (none in its variants/ folder)")
         return 0
-    width = max(len(o.variant) for o in found)
+    width = max((len(o.variant) for o in found), default=0)
     for o in found:
         print(f"{o.variant:<{width}}  {o.summary}")
-    return 0
+    for exc in bad:  # the others are listed all the same; each bad file is named with its faults
+        print(f"error: {exc} (not listed)", file=sys.stderr)
+    return EXIT_BAD_INPUT if bad else 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from campaign.runner import run
     from campaign.scenario.loader import load_scenario
 
-    if args.seed is not None and args.seed < 0:
-        raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
+    if args.seed is not None:
+        _seed(args.seed)
+    if args.out is not None:
+        _out_dir(args.out, Path())  # an empty or impossible --out is said before the scenario is read
     values = _parameter_values(args.parameters)
     sc = load_scenario(args.scenario, variant=args.variant)
     notes = []
@@ -414,10 +471,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         from dataclasses import replace
 
         sc = replace(sc, damage=args.damage)
-    result = run(sc, seed=args.seed, engine=args.engine)
-    out = args.out or Path("outputs") / sc.name
-    if out.exists() and not out.is_dir():
-        raise BadInput(f"--out: {out} exists and is not a folder")
+    out = _out_dir(args.out, Path("outputs") / sc.name)  # checked before the run, not after it
+    result = run(sc, seed=args.seed, engine=args.engine, progress=True)
     written = result.write(out)
     n = len(result.records)
     print(f"{sc.name}: seed {result.seed}, {n} events, {sc.start_utc:%Y-%m-%d %H:%M}Z to {sc.end_utc:%Y-%m-%d %H:%M}Z")
@@ -455,6 +510,8 @@ def _parameter_values(items: Sequence[str]) -> dict[str, float]:
 def cmd_replay(args: argparse.Namespace) -> int:
     from campaign.output.rebuild import RunFilesError, rebuild_outputs
 
+    if args.outdir.is_dir():
+        _out_dir(str(args.outdir), args.outdir, "OUTDIR")  # it must take the rebuilt files
     local_time = None
     if args.scenario is not None:
         from campaign.scenario.loader import load_scenario
@@ -474,6 +531,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from campaign.record.compare import compare_run
     from campaign.record.schema import RecordError
 
+    if args.outdir.is_dir():
+        _out_dir(str(args.outdir), args.outdir, "OUTDIR")  # it must take the rewritten report and replay
     try:
         text, written = compare_run(args.outdir, args.record)
     except (RunFilesError, RecordError) as exc:
@@ -490,18 +549,16 @@ def cmd_duel(args: argparse.Namespace) -> int:
     from campaign.duels.duel import load_duel
     from campaign.output.duel_report import write_duel_once, write_duel_statistics
 
-    if args.runs < 1:
-        raise BadInput(f"--runs: must be 1 or more, not {args.runs}")
-    if args.seed < 0:
-        raise BadInput(f"--seed: must be 0 or more, not {args.seed}")
-    if args.workers < 1:
-        raise BadInput(f"--workers: must be 1 or more, not {args.workers}")
+    _count(args.runs, "--runs", MAX_DUEL_RUNS)
+    _seed(args.seed)
+    _seed(args.seed + args.runs - 1, "--seed and --runs: the last seed, SEED + RUNS - 1,")
+    _count(args.workers, "--workers", MAX_WORKERS)
+    if args.out is not None:
+        _out_dir(args.out, Path())
     duel = load_duel(args.duel)
     if args.damage is not None:
         duel = replace(duel, damage=args.damage)
-    out = args.out or Path("outputs") / "duels" / duel.name
-    if out.exists() and not out.is_dir():
-        raise BadInput(f"--out: {out} exists and is not a folder")
+    out = _out_dir(args.out, Path("outputs") / "duels" / duel.name)
     engines = ENGINE_CHOICES if args.engine == "all" else (args.engine or duel.engine,)
     if args.runs == 1 and len(engines) == 1:
         text, written = write_duel_once(duel, engines[0], args.seed, out)
@@ -517,8 +574,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from campaign.scenario.loader import ScenarioError
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
-        argv.insert(0, "run")
+    if argv and argv[0] not in COMMANDS and (not argv[0].startswith("-") or argv[0].split("=")[0] in RUN_OPTIONS):
+        argv.insert(0, "run")  # the default command, its options given before the scenario or after it
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -527,8 +584,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {"run": cmd_run, "validate": cmd_validate, "variants": cmd_variants, "route": cmd_route,
                 "replay": cmd_replay, "compare": cmd_compare, "duel": cmd_duel, "batch": cmd_batch, "analyse": cmd_analyse}
     handler = handlers[args.command]
+    # SIGTERM cleaned up as Ctrl-C is (campaign/output/files.py); the caller's handler back afterwards.
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if threading_main() else None
     try:
         return handler(args)
+    except KeyboardInterrupt:
+        print("interrupted (Ctrl-C): nothing was written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("terminated (SIGTERM): nothing was written", file=sys.stderr)
+        return EXIT_TERMINATED
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -540,3 +605,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # output at nothing so that the interpreter's last flush does not fail too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def threading_main() -> bool:
+    """Is this the main thread (the only one that may set a signal's handler)?"""
+    import threading
+
+    return threading.current_thread() is threading.main_thread()

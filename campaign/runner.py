@@ -20,9 +20,11 @@ from campaign.output.replay import write_replay
 from campaign.output.report import write_report
 from campaign.output.summary import build_summary
 from campaign.output.tracks import UnitInfo, build_tracks
+from campaign.progress import simulated_time
 from campaign.records import Record
 from campaign.scenario.loader import load_scenario
 from campaign.scenario.model import Scenario
+from campaign.scenario.schema import MAX_SEED
 from campaign.world.world import World
 
 DEFAULT_SEED = 0
@@ -106,13 +108,18 @@ def units_of(scenario: Scenario) -> dict[str, UnitInfo]:
             for f in scenario.forces for sh in f.ships}
 
 
-def run(scenario: Scenario | str | Path, seed: int | None = None, engine: str | None = None) -> RunResult:
+def run(scenario: Scenario | str | Path, seed: int | None = None, engine: str | None = None,
+        progress: bool = False) -> RunResult:
     """Run one replicate. ``scenario`` is a loaded ``Scenario`` or the path of a scenario file;
     ``seed`` defaults to the scenario's own, else 0; ``engine`` names the tactical engine its battles
-    are fought under (default: the scenario's). Same scenario, seed and engine give identical records."""
+    are fought under (default: the scenario's). Same scenario, seed and engine give identical records.
+    ``progress``: show the simulated time on standard error as it goes (campaign/progress.py)."""
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     if seed is None:
         seed = sc.seed if sc.seed is not None else DEFAULT_SEED
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed {seed} is outside 0..{MAX_SEED} (what tracks.nc can hold)")
     world = World(sc, seed, engine=engine)
-    world.run()
+    with simulated_time(sc.name, Clock(sc.start_utc), sc.duration_min, lambda: world.env.now, enabled=progress):
+        world.run()
     return RunResult(sc, seed, world.rec.records, units_of(sc), world.engagements.engine_name)

@@ -398,8 +398,8 @@ def html_page(ds: xr.Dataset, rows: Sequence[Row], summary: str, prccs: Sequence
 
 
 def _plain(e: Estimate) -> dict[str, float | int | None]:
-    """An estimate for JSON (NaN, which JSON lacks, as null)."""
-    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(e).items()}
+    """An estimate for JSON (NaN and infinities, which JSON lacks, as null: an interval of one run)."""
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in asdict(e).items()}
 
 
 def design_notes(ds: xr.Dataset) -> list[str]:
@@ -499,14 +499,14 @@ def analyse(out_dir: str | Path, measures: Sequence[str] | None = None) -> tuple
     page = html_page(ds, rows, "\n".join(summary_line[:2] + notes), prccs)
     table = json.dumps([{"variant": r.variant, "measure": r.measure, "kind": r.kind,
                          "estimate": _plain(r.estimate), "difference": _plain(r.difference) if r.difference else None}
-                        for r in rows], indent=1) + "\n"
+                        for r in rows], indent=1, allow_nan=False) + "\n"
     outputs = {HTML_FILE: lambda p: p.write_text(page, encoding="utf-8"),
                JSON_FILE: lambda p: p.write_text(table, encoding="utf-8")}
     if record_rows:
-        outputs[RECORD_FILE] = lambda p: p.write_text(json.dumps(record_rows, indent=1) + "\n", encoding="utf-8")
+        outputs[RECORD_FILE] = lambda p: p.write_text(json.dumps(record_rows, indent=1, allow_nan=False) + "\n", encoding="utf-8")
     if prccs:
         prcc_table = json.dumps([{"variant": r.variant, "measure": r.measure, "of": r.of, "parameter": r.parameter,
-                                  "prcc": _plain(r.prcc)} for r in prccs], indent=1) + "\n"
+                                  "prcc": _plain(r.prcc)} for r in prccs], indent=1, allow_nan=False) + "\n"
         outputs[SENSITIVITY_FILE] = lambda p: p.write_text(prcc_table, encoding="utf-8")
     # All the files or none: a page and tables from different analyses would disagree.
     written = files.write_all(out, outputs)

@@ -28,9 +28,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from campaign.batch.software import changed
+from campaign.paths import DATA_DIR
 from campaign.scenario import overlay as ov
 from campaign.scenario.loader import list_variants, load_scenario, read_yaml
 from campaign.scenario.model import Scenario
+from campaign.userfile import confined
 
 # Loaded scenarios a worker keeps: a batch has the base and its variants (fifteen for the historical
 # scenario); a long-lived cluster serving several batches forgets the oldest.
@@ -90,12 +92,14 @@ def gather(scenario: str | Path, overlays: Sequence[str]) -> ScenarioFiles:
         raws.append((o.path, merged))
     for origin, raw in raws:
         script = _weather_file(raw)
-        if script is None or not (folder / script).is_file():
-            continue  # none, or one in data/ (which comes with the package)
-        found = (folder / script).resolve()
-        if not found.is_relative_to(folder):
-            raise FilesError(f"{origin}: weather.script_file '{script}' lies outside the scenario's folder "
-                             f"({folder}), so a batch cannot send it to its workers; move it beside the scenario")
+        if script is None:
+            continue
+        try:  # beside the scenario or in data/, as the loader reads it (campaign/userfile.py)
+            found = confined(script, [folder, DATA_DIR])
+        except ValueError as exc:
+            raise FilesError(f"{origin}: weather.script_file: {exc}") from None
+        if found is None or not found.is_relative_to(folder):
+            continue  # none (the loader says so), or one in data/ (which comes with the package)
         chosen.append(found)
     contents = {p.relative_to(folder).as_posix(): p.read_bytes() for p in chosen}
     rels = sorted(contents)

@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from scipy.stats import qmc
 
 from campaign.batch.parameters import ParameterError, check_value, parameter
+from campaign.scenario.schema import MAX_SEED
+from campaign.scenario.wording import plain
+from campaign.userfile import UserFileError, read_yaml
 
 DEFAULT_LEVELS = 3  # a grid parameter given only low and high: its two ends and the middle
 # The most design points a design may have, a grid's combinations as a hypercube's points: already
@@ -47,7 +49,7 @@ class DesignError(ValueError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class RangeModel(_Strict):
@@ -72,7 +74,7 @@ class DesignModel(_Strict):
     kind: Literal["grid", "lhs"]
     parameters: dict[str, RangeModel] = Field(min_length=1)
     points: int | None = Field(default=None, ge=1, le=MAX_POINTS)
-    seed: int = Field(default=0, ge=0)
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
 
 
 @dataclass(frozen=True)
@@ -130,11 +132,9 @@ def load_design(path: str | Path) -> Design:
     """Read, check and expand a design file; DesignError naming the file and field on any fault."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DesignError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise DesignError(f"{path}: cannot read it as YAML ({exc.__class__.__name__})") from None
+        raw = read_yaml(path)  # within the limits of a user's file: size, UTF-8, no key twice
+    except UserFileError as exc:
+        raise DesignError(str(exc)) from None
     return parse_design(raw, str(path))
 
 
@@ -149,9 +149,7 @@ def parse_design(raw: Any, origin: str = "design") -> Design:
         faults = []
         for err in exc.errors():
             field = ".".join(str(p) for p in err["loc"]) or "(file)"
-            msg = {"missing": "required field is missing", "extra_forbidden": "unknown field"}.get(
-                err["type"], err["msg"])
-            faults.append(f"{origin}: {field}: {msg}")
+            faults.append(f"{origin}: {field}: {plain(err)}")
         raise DesignError("\n".join(faults)) from None
     faults = []
     for name, r in m.parameters.items():

@@ -65,8 +65,10 @@ from campaign.batch.store import ResultStore
 from campaign.batch.watch import BatchWatch
 from campaign.batch.window import TaskWindow
 from campaign.batch.wording import counted
-from campaign.scenario.loader import ScenarioError, list_variants, load_scenario
+from campaign.scenario import overlay as ov
+from campaign.scenario.loader import ScenarioError, load_scenario, read_yaml, scan_variants
 from campaign.scenario.model import Scenario
+from campaign.scenario.schema import MAX_SEED
 
 DEFAULT_RETRIES = 2  # a task that raises is tried this many more times before the batch gives it up
 # Deaths of a worker a task may be caught in before the scheduler gives it up (Dask's default is 3).
@@ -161,18 +163,24 @@ def usable_cores() -> int:
 def resolve_variants(scenario: str | Path, spec: str | Sequence[str] | None) -> tuple[str, ...]:
     """The batch's variants from ``--variants``: ``all`` (the base and every overlay of the scenario),
     or names separated by commas; ``base`` always comes first, once."""
-    known = [o.variant for o in list_variants(scenario)]
-    if spec is None or spec == "all" or (not isinstance(spec, str) and list(spec) == ["all"]):
+    found, bad = scan_variants(scenario)
+    known = [o.variant for o in found]
+    everything = spec is None or spec == "all" or (not isinstance(spec, str) and list(spec) == ["all"])
+    if everything:
         names = known
     else:
         names = [s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec) if s.strip()]
         if not names:
             raise BatchError(f"--variants: {spec!r} names no variant; give names separated by commas (base "
                              "alone runs the scenario itself), or all")
-        bad = [n for n in names if n != BASE and n not in known]
-        if bad:
-            raise BatchError(f"--variants: no variant {', '.join(repr(b) for b in bad)} for {scenario} "
+        # A variant asked for whose file cannot be read is named with the file's faults.
+        bad = [exc for exc in bad if Path(exc.path).stem in names and Path(exc.path).stem not in known]
+        unknown = [n for n in names if n != BASE and n not in known and n not in {Path(e.path).stem for e in bad}]
+        if unknown:
+            raise BatchError(f"--variants: no variant {', '.join(repr(b) for b in unknown)} for {scenario} "
                              f"(known: {BASE}, {', '.join(known) or 'none'})")
+    if bad:  # every variant, or one asked for, is in a file that cannot be read
+        raise BatchError("--variants: these what-if files cannot be read:\n" + "\n".join(str(e) for e in bad))
     out = [BASE] + [n for n in dict.fromkeys(names) if n != BASE]
     return tuple(out)
 
@@ -198,11 +206,18 @@ def make_plan(scenario: str | Path, variants: str | Sequence[str] | None = "all"
     (campaign/batch/software.py)."""
     if runs < 1:
         raise BatchError(f"--runs: must be 1 or more, not {runs}")
-    if seed < 0:
-        raise BatchError(f"--seed: must be 0 or more, not {seed}")
+    if not 0 <= seed <= MAX_SEED:
+        raise BatchError(f"--seed: must be 0 to {MAX_SEED:,} (2**63 - 1, what the store can hold), not {seed:,}")
     if chunk is not None and chunk < 1:
         raise BatchError(f"--chunk: must be 1 or more, not {chunk}")
     path = str(Path(scenario).resolve())
+    raw = read_yaml(Path(scenario))
+    if ov.is_overlay(raw):  # its workers would load it without its base: run the base and this variant
+        base = raw.get("base")
+        name = raw.get("variant")
+        raise BatchError(f"{scenario} is a what-if overlay (of {base}): give its base scenario and the variant, "
+                         f"as in: python run_campaign.py batch {os.path.normpath(Path(scenario).parent / str(base))} "
+                         f"--variants {name}")
     names = resolve_variants(path, variants)
     points = design.n_points if design is not None else 1
     if len(names) * points * runs > MAX_REPLICATES:

@@ -24,7 +24,7 @@ from campaign.clock import parse_utc
 from campaign.geo.land import default_land
 from campaign.model.ships import default_ships, find_ship
 from campaign.scenario.loader import Fault, ScenarioError, read_yaml, validate_form
-from campaign.scenario.schema import UtcTime, _Strict
+from campaign.scenario.schema import NAME_MAX_CHARS, NAME_PATTERN, UtcTime, _Strict
 from campaign.tactics.battle import BattleOutcome, fight
 from campaign.tactics.battle_records import fight_written
 from campaign.tactics.engines import get_engine
@@ -32,6 +32,11 @@ from campaign.tactics.helm import default_helm_rules
 from campaign.tactics.kinematics import YD_PER_NM
 from campaign.tactics.protocol import BattleSetup, Combatant, Engine, Setting, tactical_light
 from campaign.tactics.zoom import default_zoom_rules
+
+# A duel opens with the sides in sight of each other: the longest sighting of a hull on the clearest day
+# (data/sighting.yaml) is well inside this; so is every gun's reach (data/guns.yaml).
+MAX_RANGE_YD = 60_000.0
+MAX_VISIBILITY_NM = 50.0  # beyond any sighting range of data/sighting.yaml, so the same as clear
 
 
 class DuelSide(_Strict):
@@ -41,7 +46,7 @@ class DuelSide(_Strict):
     course_deg: float = Field(ge=0, lt=360)
     speed_kn: float = Field(ge=0, le=40)
     bearing_deg: float | None = Field(default=None, ge=0, lt=360)  # of this side's leader from the first side's
-    preferred_range_yd: float | None = Field(default=None, gt=0)
+    preferred_range_yd: float | None = Field(default=None, gt=0, le=MAX_RANGE_YD)
     note: str | None = None
 
 
@@ -52,7 +57,7 @@ class DuelWhere(_Strict):
 
 class DuelWeather(_Strict):
     sea_state: int = Field(default=2, ge=0, le=9)
-    visibility_nm: float = Field(default=10.0, gt=0)
+    visibility_nm: float = Field(default=10.0, gt=0, le=MAX_VISIBILITY_NM)
 
 
 class DuelRecord(_Strict):
@@ -66,7 +71,7 @@ class DuelRecord(_Strict):
 
 
 class DuelModel(_Strict):
-    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(pattern=NAME_PATTERN, max_length=NAME_MAX_CHARS)  # also its output folder's name
     title: str = ""
     description: str = ""
     engine: Literal["nwc1905", "jane", "board"] = "nwc1905"
@@ -76,7 +81,7 @@ class DuelModel(_Strict):
     when: UtcTime
     where: DuelWhere
     weather: DuelWeather = DuelWeather()
-    range_yd: float = Field(gt=0)
+    range_yd: float = Field(gt=0, le=MAX_RANGE_YD)
     sides: list[DuelSide] = Field(min_length=2, max_length=2)
     history: str = ""
     record: DuelRecord | None = None

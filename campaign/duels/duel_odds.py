@@ -15,8 +15,9 @@ engine records it; ``fire`` counts fire events (a group's or a ship's fire in on
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,16 +69,38 @@ def run_summary(duel: Duel, engine: str, seed: int) -> RunSummary:
                       out.reason, tuple(out.broke_off), hits, fire, rounds)
 
 
-def run_summaries(duel: Duel, engine: str, runs: int, seed: int = 0, workers: int = 1) -> list[RunSummary]:
-    """The runs ``seed`` .. ``seed + runs - 1``, in seed order, on ``workers`` processes."""
+def _summaries(duel: Duel, engine: str, seeds: Sequence[int]) -> list[RunSummary]:
+    return [run_summary(duel, engine, s) for s in seeds]
+
+
+def run_summaries(duel: Duel, engine: str, runs: int, seed: int = 0, workers: int = 1,
+                  advance: Callable[[int], None] | None = None) -> list[RunSummary]:
+    """The runs ``seed`` .. ``seed + runs - 1``, in seed order, on ``workers`` processes; ``advance(n)``
+    is told of every ``n`` runs done (a progress bar: campaign/progress.py)."""
     seeds = list(range(seed, seed + runs))
     if workers <= 1 or runs < 2:
-        return [run_summary(duel, engine, s) for s in seeds]
-    import dask.bag as db
+        out = []
+        for s in seeds:
+            out.append(run_summary(duel, engine, s))
+            if advance is not None:
+                advance(1)
+        return out
+    import dask
+    from dask.callbacks import Callback
 
-    bag = db.from_sequence(seeds, npartitions=min(runs, workers * 4))
-    return list(bag.map(lambda s: run_summary(duel, engine, s)).compute(scheduler="processes",
-                                                                        num_workers=workers))
+    # A few tasks a worker, each a slice of consecutive seeds; the results come back in seed order.
+    n_tasks = min(runs, workers * 4)
+    bounds = [runs * k // n_tasks for k in range(n_tasks + 1)]
+    tasks = [dask.delayed(_summaries)(duel, engine, seeds[a:b]) for a, b in itertools.pairwise(bounds)]
+
+    class Told(Callback):
+        def _posttask(self, key, result, dsk, state, worker_id) -> None:
+            if advance is not None and isinstance(result, list):
+                advance(len(result))
+
+    with Told():
+        parts = dask.compute(*tasks, scheduler="processes", num_workers=workers)
+    return [s for part in parts for s in part]
 
 
 def median_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Estimate:
@@ -120,9 +143,9 @@ class DuelStatistics:
     reasons: dict[str, Estimate]  # how it ended -> proportion
 
     def as_dict(self) -> dict:
-        def est(e: Estimate) -> dict:
-            return {"value": e.value, "low": None if math.isnan(e.low) else e.low,
-                    "high": None if math.isnan(e.high) else e.high}
+        def est(e: Estimate) -> dict:  # NaN, an interval of one run, as null (strict JSON)
+            return {k: v if math.isfinite(v) else None for k, v in (("value", e.value), ("low", e.low),
+                                                                     ("high", e.high))}
 
         def table(d: dict[str, Estimate]) -> dict:
             return {k: est(v) for k, v in d.items()}
@@ -131,7 +154,8 @@ class DuelStatistics:
                 "sunk": table(self.sunk), "damage": table(self.damage), "ships_sunk": table(self.side_losses),
                 "broke_off": table(self.broke_off), "hits": table(self.hits), "fire": table(self.fire),
                 "rounds": table(self.rounds), "median_duration_min": est(self.duration_min),
-                "mean_duration_min": self.mean_duration_min, "ended": table(self.reasons)}
+                "mean_duration_min": self.mean_duration_min if math.isfinite(self.mean_duration_min) else None,
+                "ended": table(self.reasons)}
 
 
 def summarise_runs(duel: Duel, engine: str, summaries: Sequence[RunSummary]) -> DuelStatistics:
@@ -160,6 +184,8 @@ def summarise_runs(duel: Duel, engine: str, summaries: Sequence[RunSummary]) -> 
         {r: wilson(sum(s.reason == r for s in summaries), n) for r in reasons})
 
 
-def duel_statistics(duel: Duel, engine: str, runs: int, seed: int = 0, workers: int = 1) -> DuelStatistics:
-    """Fight the duel ``runs`` times (seeds ``seed`` .. ``seed + runs - 1``) and sum up."""
-    return summarise_runs(duel, engine, run_summaries(duel, engine, runs, seed, workers))
+def duel_statistics(duel: Duel, engine: str, runs: int, seed: int = 0, workers: int = 1,
+                    advance: Callable[[int], None] | None = None) -> DuelStatistics:
+    """Fight the duel ``runs`` times (seeds ``seed`` .. ``seed + runs - 1``) and sum up; ``advance``, as
+    for :func:`run_summaries`."""
+    return summarise_runs(duel, engine, run_summaries(duel, engine, runs, seed, workers, advance))

@@ -475,22 +475,27 @@ def cached_graph(land: Land, land_file: Path, routing_file: Path = ROUTING_FILE,
         except Exception:  # noqa: BLE001 - any damaged or partial file is rebuilt, never trusted
             pass
     graph = _build_with_status(land, params, passages, path)
+    tmp = path.with_suffix(".partial.npz")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".partial.npz")
         graph.save(tmp)
         os.replace(tmp, path)
     except OSError:
-        pass
+        tmp.unlink(missing_ok=True)
+    except BaseException:  # interrupted while saving: no half-written copy is left
+        tmp.unlink(missing_ok=True)
+        raise
     return graph
 
 
 def _build_with_status(land: Land, params: RoutingParams, passages: tuple[Passage, ...], path: Path) -> SeaGraph:
     import sys
 
-    if not sys.stderr.isatty():
+    words = f"building the sea-route graph once (several seconds; kept in {path.parent})"
+    if not sys.stderr.isatty():  # a log or a pipe: one line, so that the wait is explained
+        print(f"{words}...", file=sys.stderr, flush=True)
         return SeaGraph.build(land, params, passages)
     from rich.console import Console
 
-    with Console(stderr=True).status(f"Building the sea-route graph once (cached in {path.parent})"):
+    with Console(stderr=True).status(words):
         return SeaGraph.build(land, params, passages)

@@ -116,10 +116,10 @@ def write_duel_statistics(duel: Duel, engines: Sequence[str], runs: int, seed: i
                           out_dir: Path, workers: int = 1) -> tuple[str, list[Path]]:
     """Fight ``runs`` times under each engine (on ``workers`` processes); write duel.json; return the
     side-by-side table."""
-    from rich.progress import track
+    from campaign.progress import counted
 
-    stats = [duel_statistics(duel, e, runs, seed, workers)
-             for e in track(engines, description=f"{duel.name}: {runs} runs per engine", transient=True)]
+    with counted(f"{duel.name}: {runs:,} runs under {', '.join(engines)}", runs * len(engines)) as advance:
+        stats = [duel_statistics(duel, e, runs, seed, workers, advance) for e in engines]
     stand_ins = duel_stand_ins(duel, engines)
     doc = {"duel": duel.name, "title": duel.title, "runs": runs, "first_seed": seed,
            "range_yd": duel.range_yd, "range_nm": round(duel.range_yd / YD_PER_NM, 2),

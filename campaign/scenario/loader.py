@@ -7,16 +7,19 @@ in one pass.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, get_args
 
 import shapely
-import yaml
 from pydantic import ValidationError
 
+from campaign import userfile
 from campaign.clock import Clock, parse_utc
 from campaign.geo.land import default_land
 from campaign.geo.places import Gazetteer, default_places, parse_point
@@ -27,6 +30,7 @@ from campaign.model.ships import Ship, ShipType, default_ships, find_ship
 from campaign.scenario import overlay as ov
 from campaign.scenario import schema as s
 from campaign.scenario.model import Factors, ForceSpec, NeutralNotice, Scenario, Variant
+from campaign.scenario.wording import merged, plain
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,8 @@ def _loc(loc: tuple[Any, ...], raw: Any, missing: bool) -> str:
             out += f"[{part}]"
             if isinstance(node, list) and part < len(node):
                 node = node[part]
-                if isinstance(node, dict) and "name" in node and out.startswith("forces[") and out.count("[") == 1:
+                if isinstance(node, dict) and isinstance(node.get("name"), str) and out.startswith("forces[") \
+                        and out.count("[") == 1:
                     out += f" ({node['name']})"
             else:
                 node = None
@@ -72,19 +77,12 @@ def _loc(loc: tuple[Any, ...], raw: Any, missing: bool) -> str:
 
 
 def read_yaml(path: Path) -> Any:
+    """A user's YAML file, read within the limits of ``campaign.userfile`` (size, a regular file, UTF-8,
+    no key given twice, no absurd nesting); ScenarioError naming the file, line and fault otherwise."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(path, [Fault("", "no such file")]) from None
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
-        raise ScenarioError(path, [Fault("", f"cannot read the file ({exc.__class__.__name__})")]) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ScenarioError(path, [Fault(where, f"not valid YAML: {problem}")]) from None
+        return userfile.read_yaml(Path(path))
+    except userfile.UserFileError as exc:
+        raise ScenarioError(path, [Fault(exc.where, exc.fault)]) from None
 
 
 def validate_form(path: Path, raw: Any, model: type = s.ScenarioModel) -> Any:
@@ -97,25 +95,17 @@ def validate_form(path: Path, raw: Any, model: type = s.ScenarioModel) -> Any:
     except ValidationError as exc:
         faults = []
         for err in exc.errors():
-            msg = err["msg"]
-            if err["type"] == "missing":
-                msg = "required field is missing"
-            elif err["type"] == "extra_forbidden":
-                msg = "unknown field"
-            elif err["type"] == "union_tag_invalid":
+            if err["type"] == "union_tag_invalid":
                 msg = f"unknown order '{err.get('input', {}).get('do') if isinstance(err.get('input'), dict) else err.get('input')}'" \
                       " (expected sail, wait, coal, coal_from_collier, detach, bombard or stop)"
             elif err["type"] == "union_tag_not_found":
                 msg = "an order needs 'do:' (sail, wait, coal, coal_from_collier, detach, bombard or stop)"
-            faults.append(Fault(_loc(err["loc"], raw, err["type"] == "missing"), msg))
+            else:
+                msg = plain(err)
+            faults.append((_loc(err["loc"], raw, err["type"] == "missing"), err["type"], msg))
         # One fault per field: the members of a union each give theirs ("not a number", "not one of
-        # design, sustained, economical"); they are joined.
-        merged: dict[str, list[str]] = {}
-        for f in faults:
-            msgs = merged.setdefault(f.field, [])
-            if f.fault not in msgs:
-                msgs.append(f.fault)
-        raise ScenarioError(path, [Fault(k, "; or ".join(v)) for k, v in merged.items()]) from None
+        # design, sustained, economical"); the telling one is kept, or they are joined.
+        raise ScenarioError(path, [Fault(k, v) for k, v in merged(faults)]) from None
 
 
 class _Resolver:
@@ -129,6 +119,7 @@ class _Resolver:
         self.ships = ships
         self.faults: list[Fault] = []
         self.land = default_land()
+        self.span_known = True  # start and end are good: times are checked against them
 
     def fault(self, field: str, fault: str) -> None:
         self.faults.append(Fault(field, fault))
@@ -139,8 +130,12 @@ class _Resolver:
         except (TypeError, ValueError):
             self.fault(field, f"'{value}' is not a UTC time such as 1914-08-04T23:00Z")
             return None
-        if not (start_min - 1e-9 <= t <= end_min + 1e-9):
-            self.fault(field, f"{clock.iso(t)} is outside the scenario ({clock.iso(start_min)} to {clock.iso(end_min)})")
+        if self.span_known and not (start_min - 1e-9 <= t <= end_min + 1e-9):
+            if start_min < 0:  # a time that may be any before the start (politics in force from it)
+                self.fault(field, f"{clock.iso(t)} is after the scenario's end ({clock.iso(end_min)})")
+            else:
+                self.fault(field, f"{clock.iso(t)} is outside the scenario ({clock.iso(start_min)} to "
+                                  f"{clock.iso(end_min)})")
             return None
         return t
 
@@ -399,21 +394,29 @@ class _Resolver:
         w = self.m.weather
         raw: list = []
         if w.script_file is not None:
-            candidates = [self.path.parent / w.script_file, DATA_DIR / w.script_file]
-            found = next((c for c in candidates if c.is_file()), None)
-            if found is None:
-                self.fault("weather.script_file", f"no file '{w.script_file}' beside the scenario or in data/")
+            # Beside the scenario or in data/, and nowhere else (campaign/userfile.py).
+            try:
+                found = userfile.confined(w.script_file, [self.path.parent, DATA_DIR])
+            except ValueError as exc:
+                self.fault("weather.script_file", str(exc))
+                found = None
             else:
+                if found is None:
+                    self.fault("weather.script_file", f"no file '{w.script_file}' beside the scenario or in data/")
+            if found is not None:
                 try:
-                    content = yaml.safe_load(found.read_text(encoding="utf-8"))
+                    content = userfile.read_yaml(found)
                     raw += list(content["periods"] if isinstance(content, dict) else content)
-                except (yaml.YAMLError, KeyError, TypeError) as exc:
+                except userfile.UserFileError as exc:
+                    self.fault("weather.script_file", f"{found.name}: {exc.where + ': ' if exc.where else ''}{exc.fault}")
+                except (KeyError, TypeError) as exc:
                     self.fault("weather.script_file", f"{found.name}: not a list of periods ({exc})")
         raw += list(w.script)
         try:
             return parse_script(raw)
-        except ValueError as exc:
-            self.fault("weather.script", str(exc))
+        except ValueError as exc:  # (the weather model's words, with pydantic's put as ours are)
+            words = str(exc).replace("Input should be ", "must be ").replace("Value error, ", "")
+            self.fault("weather.script", _shortened(words))
             return ()
 
     def politics(self, clock: Clock, end_min: float) -> Politics:
@@ -475,27 +478,44 @@ class _Resolver:
             if name not in cap:
                 self.fault(f"{field}.{k}", "is not a ship of this force")
                 continue
-            if v < 0 or v > cap[name] + 1e-6:
+            if not 0 <= v <= cap[name] + 1e-6:  # (NaN too, should one get past the schema)
                 unit = "bunkers" if what == "coal" else "cargo"
                 self.fault(f"{field}.{k}", f"{v:g} t is outside 0..{cap[name]:g} t ({name}'s {unit})")
                 continue
             out[name] = float(v)
         return out
 
-    def resolve(self) -> Scenario:
+    def span(self) -> tuple[datetime, datetime]:
+        """The scenario's start and end. A fault in either (unreadable, end not after start, too long) is
+        noted and the rest of the file is still checked, its times only for their form."""
         m = self.m
-        try:
-            start = parse_utc(m.start)
-        except (TypeError, ValueError):
-            raise ScenarioError(self.label, [Fault("start", f"'{m.start}' is not a UTC time")]) from None
-        try:
-            end = parse_utc(m.end)
-        except (TypeError, ValueError):
-            raise ScenarioError(self.label, [Fault("end", f"'{m.end}' is not a UTC time")]) from None
-        if end <= start:
-            raise ScenarioError(self.label, [Fault("end", "must be after start")])
+        before = len(self.faults)
+        start = end = None
+        for name, value in (("start", m.start), ("end", m.end)):
+            try:
+                t = parse_utc(value)
+            except (TypeError, ValueError):
+                self.fault(name, f"'{value}' is not a UTC time such as 1914-08-04T23:00Z")
+                continue
+            start, end = (t, end) if name == "start" else (start, t)
+        if start is not None and end is not None:
+            if end <= start:
+                self.fault("end", f"{end:%Y-%m-%dT%H:%MZ} is not after the start ({start:%Y-%m-%dT%H:%MZ})")
+            elif end - start > timedelta(days=s.MAX_DURATION_DAYS):
+                self.fault("end", f"the scenario would last {(end - start) / timedelta(days=1):,.1f} days, more than "
+                                  f"the {s.MAX_DURATION_DAYS} a scenario may last")
+        self.span_known = len(self.faults) == before
+        fallback = datetime(1914, 8, 1, tzinfo=UTC)
+        return start or end or fallback, end if self.span_known else (start or end or fallback)
+
+    def resolve(self, faults: list[Fault] = ()) -> Scenario:
+        """The resolved scenario, or ScenarioError listing ``faults`` (found before, as in its
+        ship_changes) and every fault of meaning found now."""
+        m = self.m
+        start, end = self.span()
+        self.faults.extend(faults)
         clock = Clock(start)
-        end_min = clock.t_min(end)
+        end_min = clock.t_min(end) if self.span_known else math.inf
 
         nation_side: dict[str, str] = {}
         for side, sm in m.sides.items():
@@ -619,15 +639,24 @@ class _Resolver:
         )
 
 
+def _shortened(text: str, parts: int = 5) -> str:
+    """A long list of faults joined by '; ' cut to its first ``parts``, saying how many more there are."""
+    items = text.split("; ")
+    if len(items) <= parts:
+        return text
+    return "; ".join(items[:parts]) + f"; and {len(items) - parts} more"
+
+
 def message_id(index: int, given: str | None) -> str:
     """A historical message's id: the one the scenario gives it, else its place in the list."""
     return given if given is not None else f"messages[{index}]"
 
 
-def _changed_ships(path: Path | str, model: s.ScenarioModel, ships: Mapping[str, Ship]) -> Mapping[str, Ship]:
-    """The ship data with the scenario's ``ship_changes`` applied (for this scenario only)."""
+def _changed_ships(model: s.ScenarioModel, ships: Mapping[str, Ship]) -> tuple[Mapping[str, Ship], list[Fault]]:
+    """The ship data with the scenario's ``ship_changes`` applied (for this scenario only), and the faults
+    of the changes that cannot be made."""
     if not model.ship_changes:
-        return ships
+        return ships, []
     out = dict(ships)
     faults: list[Fault] = []
     for name, ch in model.ship_changes.items():
@@ -657,17 +686,18 @@ def _changed_ships(path: Path | str, model: s.ScenarioModel, ships: Mapping[str,
             coal_capacity_t=ch.coal_capacity_t if ch.coal_capacity_t is not None else ship.coal_capacity_t,
             consumption=curve, consumption_factor=ship.consumption_factor if factor is None else factor,
             sources=MappingProxyType(sources))
-    if faults:
-        raise ScenarioError(path, faults)
-    return out
+    return out, faults
+
+
+VARIANT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")  # as an overlay's ``variant`` (campaign/scenario/overlay.py)
 
 
 def _variant_path(path: Path, variant: str) -> Path:
-    """The overlay file of ``variant`` for the scenario at ``path``: a name in its variants folder, or a
-    path to an overlay file."""
-    direct = Path(variant)
-    if direct.suffix in (".yaml", ".yml") and direct.is_file():
-        return direct
+    """The overlay file of ``variant``, a name in the variants folder of the scenario at ``path``."""
+    if not VARIANT_NAME.match(variant):
+        raise ScenarioError(path, [Fault("--variant", f"'{variant}' is not a variant's name (letters, digits, '_' "
+                                                      f"and '-'): 'run_campaign.py variants {path}' lists them; "
+                                                      "an overlay file elsewhere is given as the scenario itself")])
     candidate = ov.variants_dir(path) / f"{variant}.yaml"
     if not candidate.is_file():
         known = ", ".join(o.variant for o in list_variants(path)) or "none"
@@ -675,26 +705,49 @@ def _variant_path(path: Path, variant: str) -> Path:
     return candidate
 
 
+def _base_roots(path: Path) -> list[Path]:
+    """Where an overlay's base scenario may lie: the overlay's folder, and the folder above it when that is
+    a scenario's ``variants`` folder."""
+    folder = path.parent
+    return [folder, folder.parent] if folder.resolve().name == ov.VARIANTS_DIR else [folder]
+
+
 def read_overlay(path: Path, raw: Any | None = None) -> ov.Overlay:
-    """Read and check an overlay file's form; its base must exist and be a scenario, not an overlay."""
+    """Read and check an overlay file's form; its base must exist, lie beside it (or above its variants
+    folder) and be a scenario, not an overlay."""
     raw = read_yaml(path) if raw is None else raw
     m = validate_form(path, raw, ov.OverlayModel)
-    base_path = (path.parent / m.base).resolve()
-    if not base_path.is_file():
+    try:
+        base_path = userfile.confined(m.base, _base_roots(path))
+    except ValueError as exc:
+        raise ScenarioError(path, [Fault("base", f"{exc}; the base lies beside the overlay, or above its "
+                                                 "variants/ folder")]) from None
+    if base_path is None:
         raise ScenarioError(path, [Fault("base", f"no base scenario at '{m.base}'")])
     return ov.Overlay(path, base_path, m.variant, m.title, m.summary, tuple(m.sources), m.changes)
 
 
-def list_variants(path: str | Path) -> list[ov.Overlay]:
-    """The overlays in the scenario's variants folder that name it as their base, by name."""
+def scan_variants(path: str | Path) -> tuple[list[ov.Overlay], list[ScenarioError]]:
+    """The overlays in the scenario's variants folder that name it as their base, by name; and the faults
+    of the files there that cannot be read as overlays (one bad file hides none of the others)."""
     path = Path(path).resolve()
     folder = ov.variants_dir(path)
-    out = []
+    out, bad = [], []
     for p in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        overlay = read_overlay(p)
+        try:
+            overlay = read_overlay(p)
+        except ScenarioError as exc:
+            bad.append(exc)
+            continue
         if overlay.base_path == path:
             out.append(overlay)
-    return sorted(out, key=lambda o: o.variant)
+    return sorted(out, key=lambda o: o.variant), bad
+
+
+def list_variants(path: str | Path) -> list[ov.Overlay]:
+    """The overlays in the scenario's variants folder that name it as their base, by name (files that
+    cannot be read as overlays left out: :func:`scan_variants` names them)."""
+    return scan_variants(path)[0]
 
 
 def load_scenario(path: str | Path, *, variant: str | None = None, places: Gazetteer | None = None,
@@ -723,13 +776,96 @@ def load_scenario(path: str | Path, *, variant: str | None = None, places: Gazet
         base_name = raw.get("name", overlay.base_path.stem)
         raw["name"] = f"{base_name}-{overlay.variant}"
         raw["title"] = f"{raw.get('title', base_name)}: {overlay.title}"
-    model = validate_form(label, raw)  # type: ignore[arg-type]
-    ships = _changed_ships(label, model, ships or default_ships())
-    resolver = _Resolver(overlay.base_path if overlay else path, model, places or default_places(), ships)
+    places = places or default_places()
+    ships = ships or default_ships()
+    folder_of = overlay.base_path if overlay else path
+    try:
+        model = validate_form(label, raw)  # type: ignore[arg-type]
+    except ScenarioError as exc:
+        # A fault of form hides no unknown ship or place: they are named too, from the file as written.
+        said = {f.field for f in exc.faults}
+        names = [f for f in _name_faults(folder_of, raw, places, ships) if f.field not in said]
+        raise ScenarioError(label, exc.faults + names) from None
+    ships, ship_faults = _changed_ships(model, ships)
+    resolver = _Resolver(folder_of, model, places, ships)
     resolver.label = label
-    scenario = resolver.resolve()
+    scenario = resolver.resolve(ship_faults)
     if overlay is not None:
         scenario = replace(scenario, path=path, variant=Variant(
             overlay.variant, overlay.title, overlay.summary, base_name, path, overlay.sources))
     return scenario
 
+
+
+def _name_faults(path: Path, raw: Any, places: Gazetteer, ships: Any) -> list[Fault]:
+    """The unknown ships, places and sides named in a scenario's raw content (a file whose form is faulty,
+    so that it cannot be resolved): each where the resolver would name it. Only what is written as a
+    name (text) is looked at; anything else is the form's fault, already said."""
+    r = _Resolver(path, None, places, ships)  # type: ignore[arg-type]
+    if not isinstance(raw, dict):
+        return []
+    sides = set(raw["sides"]) if isinstance(raw.get("sides"), dict) else None
+
+    def where(field: str, value: Any) -> None:
+        if isinstance(value, str):
+            r.point(field, value)
+
+    def ship(field: str, value: Any) -> None:
+        if isinstance(value, str):
+            try:
+                find_ship(value, ships)
+            except KeyError as exc:
+                r.fault(field, exc.args[0] if exc.args else f"unknown ship '{value}'")
+
+    def each(value: Any) -> list[tuple[int, Any]]:
+        return list(enumerate(value)) if isinstance(value, list) else []
+
+    def orders(field: str, specs: Any) -> None:
+        for i, spec in each(specs):
+            if not isinstance(spec, dict):
+                continue
+            f = f"{field}[{i}]"
+            where(f"{f}.to", spec.get("to"))
+            for k, v in each(spec.get("via")):
+                where(f"{f}.via[{k}]", v)
+            if spec.get("do") == "bombard" and isinstance(spec.get("town"), str):
+                r.town(f"{f}.town", spec["town"])
+            if spec.get("do") == "detach":
+                for k, v in each(spec.get("ships")):
+                    ship(f"{f}.ships[{k}]", v)
+                orders(f"{f}.orders", spec.get("orders"))
+
+    for i, fm in each(raw.get("forces")):
+        if not isinstance(fm, dict):
+            continue
+        f = f"forces[{i}] ({fm['name']})" if isinstance(fm.get("name"), str) else f"forces[{i}]"
+        if sides is not None and isinstance(fm.get("side"), str) and fm["side"] not in sides:
+            r.fault(f"{f}.side", f"unknown side '{fm['side']}' (sides: {', '.join(map(str, sides))})")
+        for k, v in each(fm.get("ships")):
+            ship(f"{f}.ships[{k}]", v)
+        where(f"{f}.start", fm.get("start"))
+        orders(f"{f}.orders", fm.get("orders"))
+    for i, nm in each(raw.get("neutral_notices")):
+        if isinstance(nm, dict) and isinstance(nm.get("port"), str):
+            try:
+                places.get(nm["port"])
+            except KeyError as exc:
+                r.fault(f"neutral_notices[{i}].port", exc.args[0] if exc.args else f"unknown place '{nm['port']}'")
+    for i, mm in each(raw.get("messages")):
+        if isinstance(mm, dict):
+            orders(f"messages[{i}].orders", mm.get("orders"))
+    command = raw.get("command")
+    standing = command.get("standing") if isinstance(command, dict) else None
+    for name, sm in standing.items() if isinstance(standing, dict) else ():
+        if not isinstance(sm, dict):
+            continue
+        f = f"command.standing.{name}"
+        for key in ("guard", "base"):
+            where(f"{f}.{key}", sm.get(key))
+        for key in ("patrol", "station"):
+            for k, v in each(sm.get(key)):
+                where(f"{f}.{key}[{k}]", v)
+    changes = raw.get("ship_changes")
+    for name in changes if isinstance(changes, dict) else ():
+        ship(f"ship_changes.{name}", name)
+    return r.faults

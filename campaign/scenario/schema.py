@@ -31,24 +31,61 @@ docs/scenarios.md.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+# The largest seed a run's outputs can hold: tracks.nc and a batch's store keep it as a signed 64-bit
+# integer (campaign/batch/seeds.py keeps replicate seeds below it too).
+MAX_SEED = 2**63 - 1
+# The longest scenario, from start to end: four months, a summer's campaign (the historical one is 11
+# days, a replicate of it about half a second); a mistyped year (end: 9999-12-31) is refused rather
+# than left to run for hours.
+MAX_DURATION_DAYS = 123
+NAME_PATTERN = r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$"  # a name is also a folder's: no '..', no hidden folder
+NAME_MAX_CHARS = 100
+EXAMPLE_TIME = "1914-08-04T23:00Z"
 
-def _not_a_number(v: object) -> object:
-    # pydantic would read a bare number as seconds since 1970; in a scenario it is a slip.
+
+def _utc_time(v: object) -> object:
+    """A time given with its zone, as ISO-8601 text or a YAML timestamp; a fault in words otherwise.
+    pydantic would read a bare number as seconds since 1970 and a time without a zone as local time."""
+    # ValueError, not TypeError: pydantic reports a validator's ValueError as the field's fault.
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        raise ValueError("a UTC time such as 1914-08-04T23:00Z is wanted, not a number")
+        raise ValueError(f"a UTC time such as {EXAMPLE_TIME} is wanted, not a number")  # noqa: TRY004
+    if isinstance(v, datetime):
+        if v.tzinfo is None:
+            raise ValueError(f"{v.isoformat()} has no time zone: write it in UTC with a Z, such as {EXAMPLE_TIME}")
+    elif isinstance(v, date):
+        raise ValueError(f"{v.isoformat()} is a date without a time: write a UTC time such as "  # noqa: TRY004
+                         f"{v.isoformat()}T00:00Z")
+    elif isinstance(v, str):
+        text = v.strip()
+        try:
+            parsed = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+        except ValueError:
+            raise ValueError(f"'{v}' is not a UTC time such as {EXAMPLE_TIME}") from None
+        if parsed.tzinfo is None:
+            raise ValueError(f"'{v}' has no time zone: write it in UTC with a Z, such as {EXAMPLE_TIME}")
     return v
 
 
-UtcTime = Annotated[datetime | str, BeforeValidator(_not_a_number)]
+UtcTime = Annotated[datetime | str, BeforeValidator(_utc_time)]
+
+
+MAX_SPEED_KN = 40.0  # no ship of 1914 made more; the world caps an order at the ship's own speeds
+MAX_BELT_NM = 50.0  # a territorial belt's width at most: eight times the 6 miles Italy claimed in 1914
+MAX_COAL_T = 100_000.0  # coal in one order: far beyond any bunker or collier's cargo (data/ships.yaml)
+# A report every quarter of an hour at most: enciphering and deciphering a wireless message took longer
+# (Magdeburg's staff, 12 minutes to decipher one: data/wireless.yaml), and an interval near nothing
+# would fill a run with reports.
+MIN_REPORT_EVERY_H = 0.25
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # NaN and infinities are refused by name: no field of a scenario can mean them.
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class LatLon(_Strict):
@@ -63,7 +100,7 @@ Where = Union[str, LatLon]
 class SailOrder(_Strict):
     do: Literal["sail"]
     to: Where
-    speed: float | Literal["design", "sustained", "economical"] = "economical"
+    speed: float | Literal["design", "sustained", "economical"] = "economical"  # knots, at most MAX_SPEED_KN
     via: list[Where] = []
     at: UtcTime | None = None
     until: UtcTime | None = None
@@ -72,8 +109,9 @@ class SailOrder(_Strict):
     @field_validator("speed")
     @classmethod
     def _positive(cls, v):
-        if isinstance(v, (int, float)) and v <= 0:
-            raise ValueError("speed must be positive knots or design/sustained/economical")
+        if isinstance(v, (int, float)) and not 0 < v <= MAX_SPEED_KN:
+            raise ValueError(f"speed must be positive knots, at most {MAX_SPEED_KN:g} (or design, sustained or "
+                             f"economical), not {v:g}")
         return v
 
 
@@ -87,8 +125,8 @@ class WaitOrder(_Strict):
 class CoalOrder(_Strict):
     do: Literal["coal"]
     until: Literal["full"] | UtcTime = "full"
-    max_t: float | None = Field(default=None, gt=0)
-    hours: float | None = Field(default=None, gt=0)
+    max_t: float | None = Field(default=None, gt=0, le=MAX_COAL_T)
+    hours: float | None = Field(default=None, gt=0, le=MAX_DURATION_DAYS * 24)
     at: UtcTime | None = None
     note: str | None = None
 
@@ -97,8 +135,8 @@ class CoalFromCollierOrder(_Strict):
     do: Literal["coal_from_collier"]
     collier: str
     until: Literal["full"] | UtcTime = "full"
-    max_t: float | None = Field(default=None, gt=0)
-    hours: float | None = Field(default=None, gt=0)
+    max_t: float | None = Field(default=None, gt=0, le=MAX_COAL_T)
+    hours: float | None = Field(default=None, gt=0, le=MAX_DURATION_DAYS * 24)
     at: UtcTime | None = None
     note: str | None = None
 
@@ -125,7 +163,7 @@ class BombardOrder(_Strict):
     do: Literal["bombard"]
     town: str = Field(min_length=1)
     until: UtcTime | None = None
-    hours: float | None = Field(default=None, gt=0)
+    hours: float | None = Field(default=None, gt=0, le=MAX_DURATION_DAYS * 24)
     at: UtcTime | None = None
     note: str | None = None
 
@@ -145,7 +183,7 @@ DetachOrder.model_rebuild()
 
 class AvoidWaters(_Strict):
     sovereign: str
-    width_nm: float = Field(gt=0, le=50)
+    width_nm: float = Field(gt=0, le=MAX_BELT_NM)
     note: str | None = None
 
 
@@ -202,7 +240,7 @@ class FireOnAttackModel(_Strict):
 class WatersModel(_Strict):
     who: list[str] = Field(min_length=1)
     sovereign: str
-    width_nm: float | None = Field(default=None, gt=0, le=50)
+    width_nm: float | None = Field(default=None, gt=0, le=MAX_BELT_NM)
 
 
 class PermitModel(_Strict):
@@ -284,8 +322,8 @@ class StandingModel(_Strict):
     base: str | None = None
     station: list[Where] = []  # where he patrols (round its points) when his orders are done
     coal_low: float | None = Field(default=None, gt=0, lt=1)
-    report_every_h: float = Field(default=2.0, gt=0)
-    resume_after_h: float = Field(default=3.0, ge=0)
+    report_every_h: float = Field(default=2.0, ge=MIN_REPORT_EVERY_H, le=MAX_DURATION_DAYS * 24)
+    resume_after_h: float = Field(default=3.0, ge=0, le=MAX_DURATION_DAYS * 24)
     may_fire: bool = False  # whether he believes he may open fire (rules of engagement, by message)
     # Per enemy nation, whether he believes he may fire on it, overriding may_fire for that nation (the
     # Admiralty's mistaken 'Commence hostilities against Austria' of 8 Aug 1914). In a message's
@@ -297,7 +335,7 @@ class StandingModel(_Strict):
     avoid_superior: bool = False
     # mission: plan: his plan (data/doctrine/<plan>.yaml), the objective he is ordered to (a name in it) and
     # the waters he has leave to enter (campaign/command/objective.py).
-    plan: str | None = None
+    plan: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]+$")  # a name, not a path: data/doctrine/ only
     objective: str | None = None
     may_enter: list[str] = []
     note: str | None = None
@@ -375,12 +413,12 @@ class FactorsModel(_Strict):
 
 
 class ScenarioModel(_Strict):
-    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(pattern=NAME_PATTERN, max_length=NAME_MAX_CHARS)
     title: str = ""
     description: str = ""
     start: UtcTime
     end: UtcTime
-    seed: int | None = Field(default=None, ge=0)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
     local_time: LocalTime | None = None
     sides: dict[str, SideModel] = Field(min_length=1)
     neutral_notices: list[NeutralNoticeModel] = []

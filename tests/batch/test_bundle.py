@@ -107,15 +107,18 @@ def test_a_weather_file_beside_the_scenario_goes_with_it(tmp_path, overlay_weath
 
 
 def test_a_weather_file_outside_the_scenarios_folder_is_refused_naming_it(tmp_path) -> None:
+    from campaign.scenario.loader import ScenarioError
+
     (tmp_path / "elsewhere.yaml").write_text(yaml.safe_dump(CALM))
     path = write_small(tmp_path / "s")
     raw = yaml.safe_load(path.read_text())
     raw["weather"] = {"script_file": "../elsewhere.yaml"}
     path.write_text(yaml.safe_dump(raw))
-    assert load_scenario(path).weather_script  # a run reads it
-    with pytest.raises(FilesError, match=r"weather.script_file '\.\./elsewhere\.yaml' lies outside"):
+    with pytest.raises(ScenarioError, match=r"weather.script_file: '\.\./elsewhere\.yaml' leads outside"):
+        load_scenario(path)  # a run does not read it either
+    with pytest.raises(FilesError, match=r"weather.script_file: '\.\./elsewhere\.yaml' leads outside"):
         gather(path, [])
-    with pytest.raises(BatchError, match="move it beside the scenario"):
+    with pytest.raises(BatchError, match="leads outside the scenario's folder"):
         make_plan(path, "base", runs=2)
 
 

@@ -12,8 +12,8 @@ from tests.batch.conftest import SEED
 @pytest.mark.parametrize(("args", "says"), [
     (["--runs", "0"], "--runs: must be 1 or more"),
     (["--runs", str(10**12)], "= 3,000,000,000,000 replicates, more than 10,000,000 in one batch"),
-    (["--seed", "-1"], "--seed: must be 0 or more"),
-    (["--workers", "0"], "--workers: must be 1 or more"),
+    (["--seed", "-1"], "--seed: must be 0 to"),
+    (["--workers", "0"], "--workers: must be 1 to 256, not 0"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
     (["--variants", "nope"], "no variant 'nope'"),
     (["--variants", ",,"], "names no variant"),
@@ -346,7 +346,7 @@ def test_ctrl_c_stops_a_batch_with_one_message_and_no_worker_tracebacks(small, t
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
-    assert "interrupted: what was finished is in" in err
+    assert "interrupted (Ctrl-C): what was finished is in" in err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
 
 
@@ -354,7 +354,7 @@ def test_an_out_folder_that_cannot_be_made_exits_2(small, tmp_path, capsys) -> N
     (tmp_path / "a_file").write_text("x")
     out = tmp_path / "a_file" / "b"
     assert main(["batch", str(small), "--runs", "1", "--out", str(out)]) == 2
-    assert f"--out: {out} cannot be made: {tmp_path / 'a_file'} is not a folder" in capsys.readouterr().err
+    assert f"--out: {out} cannot be made: {tmp_path / 'a_file'} is a file, not a folder" in capsys.readouterr().err
 
 
 def test_a_store_that_cannot_be_written_exits_2(small, cluster, tmp_path, capsys, monkeypatch) -> None:

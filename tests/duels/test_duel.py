@@ -78,7 +78,7 @@ def test_a_hopelessly_outgunned_side_loses_under_every_engine(tmp_path):
 
 @pytest.mark.parametrize("change, field, words", [
     (lambda d: d["sides"][1]["ships"].append("Indomitablee"), "sides[1].ships[1]", "no ship named"),
-    (lambda d: d.update(range_yd=-5), "range_yd", "greater than 0"),
+    (lambda d: d.update(range_yd=-5), "range_yd", "must be more than 0, not -5"),
     (lambda d: d.update(when="yesterday"), "when", "not a UTC time"),
     (lambda d: d.update(where={"lat": 37.5, "lon": 15.0}), "where", "on land"),
     (lambda d: d["sides"][0].update(intent="flee"), "sides[0].intent", "engage"),
