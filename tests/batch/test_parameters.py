@@ -137,11 +137,12 @@ def test_a_design_that_sets_a_variants_own_change_is_found_with_what_it_replaces
     from campaign.batch.parameters import overrides
 
     base = load_scenario(HISTORICAL)
-    # Moltke's endurance is only Goeben's sustained speed (24.5 kn for 23.5): the design leaves nothing of it.
+    # Moltke's endurance is Goeben's sustained speed (24.5 kn for 23.5) and the class's coal curve without her
+    # leaking tubes' factor: the design replaces the speed and keeps the coal.
     moltke = load_scenario(HISTORICAL, variant="goeben_moltke_endurance")
     (o,) = overrides("goeben_moltke_endurance", moltke, base, SENSITIVITY, POINTS)
-    assert (o.parameter, o.variant_value, o.base_value, o.nothing_else) == ("goeben_sustained_kn", 24.5, 23.5, True)
-    assert "runs as the base does" in o.describe() and "24.5 (the base's 23.5)" in o.describe()
+    assert (o.parameter, o.variant_value, o.base_value, o.nothing_else) == ("goeben_sustained_kn", 24.5, 23.5, False)
+    assert "keeps only its other changes" in o.describe() and "24.5 (the base's 23.5)" in o.describe()
     # No fast speed also lowers her design speed to 15.7 kn, which a point below the base's 25.5 keeps lower.
     slow = load_scenario(HISTORICAL, variant="goeben_no_fast_speed")
     (o,) = overrides("goeben_no_fast_speed", slow, base, SENSITIVITY, POINTS)
@@ -161,7 +162,8 @@ def test_scenarios_run_alike_when_only_their_names_and_citations_differ() -> Non
     assert runs_alike(base, load_scenario(HISTORICAL))
     moltke = load_scenario(HISTORICAL, variant="goeben_moltke_endurance")
     assert not runs_alike(base, moltke)  # 24.5 kn against 23.5
-    assert runs_alike(apply_parameters(base, {"goeben_sustained_kn": 24.5}), moltke)  # its name, title, note aside
+    # The speed alone is not the variant: her coal curve differs too.
+    assert not runs_alike(apply_parameters(base, {"goeben_sustained_kn": 24.5}), moltke)
     faster = apply_parameters(base, {"goeben_sustained_kn": 24.5})
     assert not runs_alike(faster, replace(faster, forces=faster.forces[::-1]))
 
