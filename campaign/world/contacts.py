@@ -16,7 +16,7 @@ from campaign.model.ships import Ship
 from campaign.world.environment import HeldBack
 from campaign.world.motion import Motion
 from campaign.world.sighting import LEVELS, Conditions, SightingModel, SightingRules, default_sighting_rules
-from campaign.world.units import ForceState
+from campaign.world.units import ForceState, ShipState
 
 if TYPE_CHECKING:
     from campaign.world.world import World
@@ -52,6 +52,7 @@ class Contacts:
         self.versions: dict[str, int] = {}
         self.current: dict[str, Motion] = {}
         self.crews: dict[str, tuple[str, ...]] = {}  # the ships of each force its motion was told with
+        self.leads: dict[str, ShipState] = {}  # each force's lead ship when last it had one afloat
         self.history: dict[str, list[Motion | None]] = {}  # every motion told to the model, for checks
         self.listeners: list[Listener] = []
         rules = (rules or default_sighting_rules()).scaled(world.scenario.factors.sighting_range)
@@ -77,6 +78,7 @@ class Contacts:
         if not active:
             self.gone(force)
             return
+        self.leads[force.name] = active[0]
         version = self.versions.get(force.name, 0) + 1
         motion = motion_of(force, version, now)
         old = self.current.get(force.name)
@@ -118,7 +120,12 @@ class Contacts:
     def _on_change(self, observer: str, target: str, old: int, new: int, info: Mapping[str, Any]) -> None:
         world = self.world
         obs = world.forces[observer]
-        lead = (obs.active_ships() or obs.ships)[0]
+        # A force whose last ship has just left it (out of coal, detached) loses its contacts as it goes:
+        # the record is its last lead's, where she is.
+        crew = obs.active_ships() or obs.ships
+        lead = crew[0] if crew else self.leads.get(observer)
+        if lead is None:
+            return
         tgt_ships = self.ships_of(target)
         # A contact lost because a force is gone (sunk, interned) has no range: the record leaves it out.
         r_nm = info["range_nm"]
