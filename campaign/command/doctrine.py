@@ -314,7 +314,7 @@ def contact_nations(r: Report) -> tuple[str, ...]:
 
 
 @functools.cache
-def _rank(ship_name: str) -> int | None:
+def ship_rank(ship_name: str) -> int | None:
     """A ship's rank by seed 000 ('Combat': BB, then BC and older B, CA, LC; data/tactics/board.yaml, with
     its stand-in ranks below them), 1 the highest, from her type in the navy lists; None for a name not
     on them."""
@@ -336,8 +336,8 @@ def superior(v: CommandView, r: Report) -> bool:
 
 
 def _ranks(ship_names: tuple[str, ...]) -> list[int]:
-    """The ranks (``_rank``) of the ships of those names that are on the navy lists."""
-    return [k for k in map(_rank, ship_names) if k is not None]
+    """The ranks (``ship_rank``) of the ships of those names that are on the navy lists."""
+    return [k for k in map(ship_rank, ship_names) if k is not None]
 
 
 def _may_be(seen: Estimate, sought: Estimate) -> bool:

@@ -5,37 +5,23 @@ reckons it now, within the plan's ``clear_nm`` of a route's track, bars that rou
 
 from __future__ import annotations
 
-import functools
-
+from campaign.command.doctrine import ship_rank
 from campaign.command.picture import Estimate
 from campaign.command.plan_file import Route
 from campaign.geo import earth
-from campaign.model.ships import find_ship
-from campaign.tactics.board_rules import load_rules as load_board_rules
 
 SAMPLE_NM = 10.0  # the track is looked at every this many nm
 
 
-@functools.cache
-def _rank(ship_name: str) -> int | None:
-    """A ship's rank by the board's ranks (1 the highest), from her type in the navy lists; None if unlisted."""
-    try:
-        ship_type = find_ship(ship_name).type
-    except KeyError:
-        return None
-    rules = load_board_rules()
-    return rules.ranks[rules.board_type[ship_type]]
-
-
 def heavy_count(ships: tuple[str, ...], rank: int) -> int:
     """How many of ``ships`` rank at ``rank`` or higher."""
-    return sum(1 for n in ships if (k := _rank(n)) is not None and k <= rank)
+    return sum(1 for n in ships if (k := ship_rank(n)) is not None and k <= rank)
 
 
 def is_superior(own_ships: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
     """Does he take ``theirs`` for a superior force: more ships of his own best rank or higher than he has
     (Souchon held two battle cruisers superior to Goeben alone; a light cruiser holds any big ship so)?"""
-    ranks = [k for n in own_ships if (k := _rank(n)) is not None]
+    ranks = [k for n in own_ships if (k := ship_rank(n)) is not None]
     if not ranks:
         return False
     best = min(ranks)

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from campaign.clock import parse_utc
 from campaign.datafile import load_yaml
 from campaign.paths import DATA_DIR
+from campaign.scenario.wording import plain
 
 RECORD_DIR = DATA_DIR / "record"
 TYPES = ("sighting", "contact_lost", "arrive", "message_received", "coal", "coal_taken", "engagement")
@@ -234,15 +235,11 @@ def _field(loc: tuple[Any, ...], raw: Any) -> str:
 
 def _message(err: dict[str, Any]) -> str:
     kind = err["type"]
-    if kind == "missing":
-        return "required field is missing"
-    if kind == "extra_forbidden":
-        return "unknown field"
     if kind == "union_tag_invalid":
         return f"unknown type '{err.get('input', {}).get('type')}' (expected {', '.join(TYPES)})"
     if kind == "union_tag_not_found":
         return f"an event needs 'type:' ({', '.join(TYPES)})"
-    return str(err["msg"]).removeprefix("Value error, ")
+    return plain(err)
 
 
 def parse_record(path: Path | str, raw: Any) -> Record:

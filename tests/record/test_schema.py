@@ -82,6 +82,6 @@ def test_compare_refuses_a_bad_record_with_exit_2(tmp_path: Path, capsys: pytest
                                    "events": [{**GOOD_EVENT, "tolerance_h": -1}]}))
     assert main(["compare", str(run), "--record", str(bad)]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
-    assert "bad.yaml: events[0] (seen).tolerance_h: Input should be greater than or equal to 0" in err
+    assert "bad.yaml: events[0] (seen).tolerance_h: must be 0 or more, not -1" in err
     assert main(["compare", str(tmp_path / "nowhere")]) == EXIT_BAD_INPUT
     assert "nowhere: no such folder" in capsys.readouterr().err
