@@ -237,7 +237,11 @@ def _marks(events: list[Rec]) -> dict[tuple[str, float], str]:
     facts = RunFacts.from_events(events, d)
     marks: dict[tuple[str, float], str] = {}
     for ship, rec in facts.entered_dardanelles.items():
-        marks[(ship, float(rec.get("t_min") or 0.0))] = "entered the Dardanelles"
+        # On the arrival that ends the passage in: the first record inside may be a sighting on the way.
+        t_in = float(rec.get("t_min") or 0.0)
+        after = [float(a.get("t_min") or 0.0) for a in facts.arrivals.get(ship, ())
+                 if float(a.get("t_min") or 0.0) >= t_in]
+        marks[(ship, min(after, default=t_in))] = "entered the Dardanelles"
     for ship, rec in facts.exited_west.items():
         marks[(ship, float(rec.get("t_min") or 0.0))] = "out of the Mediterranean"
     t_of = {str(a["transport"]): a for a in delivered(facts, d)}

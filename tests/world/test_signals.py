@@ -985,7 +985,7 @@ def test_the_held_light_and_the_short_chord_change_no_route(seed, monkeypatch) -
     slow.run()
     assert [repr(r) for r in quick.rec.records] == [repr(r) for r in slow.rec.records]
     assert any(r.type == "message_received" for r in slow.rec.records)
-    assert asked["held"] < 0.5 * asked["afresh"]
+    assert asked["held"] < 0.7 * asked["afresh"]  # fewer relays by own navies only leave less to hold
 
 
 def test_a_route_search_asks_a_ship_for_her_plan_once() -> None:
