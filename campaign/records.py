@@ -1,4 +1,4 @@
-"""Event records: the one stream every output is derived from (DESIGN.md principle 6).
+"""Event records: the one stream every output is derived from (README, "What a run gives you").
 
 A record is immutable. Its common fields are the time in scenario minutes, the type (a lower-case
 word), and where they apply the unit (a ship's name), its side and position; everything else a type

@@ -7,8 +7,8 @@ every ``sighting`` record whose line of sight crosses land (``campaign.output.si
 
 Usage::
 
-    python run_campaign.py scenarios/goeben_1914.yaml --seed 3 --out /tmp/run3
-    python tools/audit_waters.py /tmp/run3 [more run folders ...] [--list]
+    python run_campaign.py scenarios/goeben_1914.yaml --seed 3 --out outputs/run3
+    python tools/audit_waters.py outputs/run3 [more run folders ...] [--list]
 
 Exits 1 when any violation or sighting across land is found.
 """

@@ -1,6 +1,6 @@
 """``report.md``: a run told for a historian, beside its ``summary.json``.
 
-The report has four parts, all from the records (DESIGN.md principle 6) and the summary built from them:
+The report has four parts, all from the records (every output is derived from the records: README, "What a run gives you") and the summary built from them:
 
 1. the run: scenario, variant, seed, tactical engine, period and the clock its times are in;
 2. how it ended: the historian's measures (``summary["measures"]``, campaign/output/scoring.py) as short

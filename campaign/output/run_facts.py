@@ -1,6 +1,6 @@
 """What a run's records say happened to its ships: the facts the score and the measures are built on.
 
-Read from the records alone (DESIGN.md principle 6), in one pass over them in time order:
+Read from the records alone (every output is derived from the records: README, "What a run gives you"), in one pass over them in time order:
 
 * the ships (every unit with a ``start`` record), with their nation, type and bunkers from the ship data;
 * each ship's ``end`` record, her first ``sunk`` record, her arrivals, and the forces she was in;

@@ -1,6 +1,6 @@
 """The score of a run under the 1914 board game's victory conditions, and the historian's measures.
 
-Both are computed from the records alone (DESIGN.md principle 6) and go into ``summary.json`` under
+Both are computed from the records alone (every output is derived from the records: README, "What a run gives you") and go into ``summary.json`` under
 ``scoring`` and ``measures`` (campaign/output/summary.py).
 
 :func:`score` applies the rules named by the run's ``meta["scoring"]`` (``"seed000"``: data/scoring.yaml):

@@ -3,7 +3,7 @@
 Each record of a unit states its status, coal and coal rate, speed, and, when a leg starts, the
 route and the distance already run along it. Between records a unit's position follows its leg and
 its coal follows its rate, exactly as in the world; so the tracks need nothing but the records
-(DESIGN.md principle 6), and ``tracks.nc`` can be rebuilt from ``events.jsonl``.
+(README: every output is derived from the records), and ``tracks.nc`` can be rebuilt from ``events.jsonl``.
 """
 
 from __future__ import annotations
